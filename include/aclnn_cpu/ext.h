@@ -1,0 +1,36 @@
+/*
+ * aclnn-cpu extensions: settings a program (or a test) may change at run time. Each one can also be set by an
+ * environment variable read at aclInit: ACLNN_CPU_SOC, ACLNN_CPU_NUM_THREADS, ACLNN_CPU_STRICT.
+ */
+#ifndef ACLNN_CPU_EXT_H_
+#define ACLNN_CPU_EXT_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Emulated Ascend product: "Ascend910B" (default), "Ascend910_93", "Ascend950", "Ascend910", "Ascend310P".
+ * Returns ACL_ERROR_INVALID_PARAM (and keeps the current product) for any other name. */
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetSoc(const char *socName);
+ACL_FUNC_VISIBILITY const char *aclnnCpuGetSoc(void);
+
+/* Threads used to compute one operator call; 0 selects the CPUs this process may use. */
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetNumThreads(int32_t numThreads);
+ACL_FUNC_VISIBILITY int32_t aclnnCpuGetNumThreads(void);
+
+/* Strict mode: additionally reject what the emulated product's hardware cannot run (561103). */
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetStrict(bool strict);
+ACL_FUNC_VISIBILITY bool aclnnCpuGetStrict(void);
+
+/* Library version as "MAJOR.MINOR.PATCH". */
+ACL_FUNC_VISIBILITY const char *aclnnCpuGetVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACLNN_CPU_EXT_H_

@@ -1,0 +1,74 @@
+// Definitions of CANN's opaque aclnn objects, and the registry that tells live handles from stale ones.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+
+struct aclTensor {
+  std::vector<int64_t> view_shape;
+  std::vector<int64_t> strides;  // in elements, one per view dim
+  int64_t offset = 0;            // in elements, from `data`
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_UNDEFINED;  // view = storage = origin format
+  std::vector<int64_t> storage_shape;
+  void *data = nullptr;
+};
+
+struct aclScalar {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  alignas(16) unsigned char bytes[16] = {};
+};
+
+struct aclIntArray {
+  std::vector<int64_t> values;
+};
+
+struct aclFloatArray {
+  std::vector<float> values;
+};
+
+struct aclBoolArray {
+  std::vector<uint8_t> values;  // 0 or 1
+};
+
+struct aclTensorList {
+  std::vector<aclTensor *> items;  // owned: destroying the list destroys its tensors, as in CANN
+};
+
+struct aclScalarList {
+  std::vector<aclScalar *> items;  // owned
+};
+
+namespace aclnn_cpu {
+
+// Work recorded by an operator's first phase and launched by its second.
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  virtual uint64_t workspace_size() const = 0;
+  // Runs the recorded work. Called on a stream's thread; returns an aclnnStatus.
+  virtual int run(void *workspace, uint64_t workspace_size) = 0;
+};
+
+}  // namespace aclnn_cpu
+
+struct aclOpExecutor {
+  std::unique_ptr<aclnn_cpu::Operation> operation;
+  bool repeatable = false;
+};
+
+namespace aclnn_cpu {
+
+// Live-handle registry for aclnn objects: lets an API call reject a destroyed, foreign or garbage pointer
+// without dereferencing it.
+enum class HandleKind { kTensor, kScalar, kIntArray, kFloatArray, kBoolArray, kTensorList, kScalarList, kExecutor };
+
+void register_handle(HandleKind kind, const void *handle);
+// Removes the handle; returns false if it was not live.
+bool unregister_handle(HandleKind kind, const void *handle);
+bool is_live_handle(HandleKind kind, const void *handle);
+
+}  // namespace aclnn_cpu

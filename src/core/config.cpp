@@ -1,0 +1,189 @@
+#include "core/config.hpp"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+namespace aclnn_cpu {
+namespace {
+
+struct SettingsStore {
+  std::mutex mutex;
+  Settings value;
+  bool loaded = false;
+};
+
+SettingsStore &store() {
+  static SettingsStore s;
+  return s;
+}
+
+const char *env(const char *name) {
+  const char *v = std::getenv(name);
+  return (v != nullptr && v[0] != '\0') ? v : nullptr;
+}
+
+bool parse_settings(Settings *out, std::string *error) {
+  Settings s;
+  if (const char *soc = env("ACLNN_CPU_SOC")) {
+    if (!parse_product(soc, &s.product)) {
+      *error = std::string("ACLNN_CPU_SOC = \"") + soc +
+               "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, Ascend910, "
+               "Ascend310P";
+      return false;
+    }
+  }
+  if (const char *strict = env("ACLNN_CPU_STRICT")) {
+    std::string v = strict;
+    if (v != "0" && v != "1") {
+      *error = "ACLNN_CPU_STRICT = \"" + v + "\" is invalid; expected 0 or 1";
+      return false;
+    }
+    s.strict = v == "1";
+  }
+  if (const char *threads = env("ACLNN_CPU_NUM_THREADS")) {
+    char *end = nullptr;
+    long n = std::strtol(threads, &end, 10);
+    if (*end != '\0' || n < 0 || n > 4096) {
+      *error = std::string("ACLNN_CPU_NUM_THREADS = \"") + threads +
+               "\" is invalid; expected an integer in [0, 4096] (0: all CPUs this process may use)";
+      return false;
+    }
+    s.num_threads = static_cast<int>(n);
+  }
+  if (const char *r = env("ACLNN_CPU_HF32_ROUNDING")) {
+    std::string v = r;
+    if (v == "rne") {
+      s.hf32_rounding = Hf32Rounding::kNearestEven;
+    } else if (v == "away") {
+      s.hf32_rounding = Hf32Rounding::kTiesAway;
+    } else {
+      *error = "ACLNN_CPU_HF32_ROUNDING = \"" + v + "\" is invalid; expected \"away\" (default) or \"rne\"";
+      return false;
+    }
+  }
+  if (const char *o = env("ACLNN_CPU_FP8_OVERFLOW")) {
+    std::string v = o;
+    if (v == "nan") {
+      s.fp8_overflow = Fp8Overflow::kNan;
+    } else if (v == "saturate") {
+      s.fp8_overflow = Fp8Overflow::kSaturate;
+    } else {
+      *error = "ACLNN_CPU_FP8_OVERFLOW = \"" + v + "\" is invalid; expected \"saturate\" (default) or \"nan\"";
+      return false;
+    }
+  }
+  if (const char *v = env("ACLNN_CPU_VERBOSE")) {
+    s.verbose = std::atoi(v);
+  }
+  *out = s;
+  return true;
+}
+
+// Lazily loads the environment once, for programs that call the op without aclInit. An invalid environment
+// leaves the defaults; aclInit is where that error is reported.
+void ensure_loaded_locked(SettingsStore &s) {
+  if (s.loaded) return;
+  std::string ignored;
+  Settings parsed;
+  if (parse_settings(&parsed, &ignored)) s.value = parsed;
+  s.loaded = true;
+}
+
+}  // namespace
+
+ArchClass arch_class(Product product) {
+  switch (product) {
+    case Product::kAscend910B:
+    case Product::kAscend910_93:
+      return ArchClass::kA2A3;
+    case Product::kAscend950:
+      return ArchClass::k950;
+    case Product::kAscend910:
+    case Product::kAscend310P:
+      return ArchClass::kLegacy;
+  }
+  return ArchClass::kA2A3;
+}
+
+const char *product_name(Product product) {
+  switch (product) {
+    case Product::kAscend910B:
+      return "Ascend910B";
+    case Product::kAscend910_93:
+      return "Ascend910_93";
+    case Product::kAscend950:
+      return "Ascend950";
+    case Product::kAscend910:
+      return "Ascend910";
+    case Product::kAscend310P:
+      return "Ascend310P";
+  }
+  return "Ascend910B";
+}
+
+bool parse_product(const std::string &name, Product *out) {
+  static const Product all[] = {Product::kAscend910B, Product::kAscend910_93, Product::kAscend950,
+                                Product::kAscend910, Product::kAscend310P};
+  for (Product p : all) {
+    if (name == product_name(p)) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+Settings settings() {
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ensure_loaded_locked(s);
+  return s.value;
+}
+
+bool load_settings_from_env(std::string *error) {
+  Settings parsed;
+  if (!parse_settings(&parsed, error)) return false;
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.value = parsed;
+  s.loaded = true;
+  return true;
+}
+
+void set_product(Product product) {
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ensure_loaded_locked(s);
+  s.value.product = product;
+}
+
+void set_strict(bool strict) {
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ensure_loaded_locked(s);
+  s.value.strict = strict;
+}
+
+void set_num_threads(int num_threads) {
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ensure_loaded_locked(s);
+  s.value.num_threads = num_threads;
+}
+
+int effective_num_threads() {
+  int n = settings().num_threads;
+  if (n > 0) return n;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int count = CPU_COUNT(&set);
+    if (count > 0) return count;
+  }
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw > 0 ? static_cast<int>(hw) : 1;
+}
+
+}  // namespace aclnn_cpu

@@ -1,0 +1,45 @@
+// Process-wide settings: the emulated Ascend product and our own switches.
+// Read from ACLNN_CPU_* environment variables at aclInit (or lazily on first use), changeable through ext.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace aclnn_cpu {
+
+enum class Product { kAscend910B, kAscend910_93, kAscend950, kAscend910, kAscend310P };
+
+// The architecture classes the validation and precision rules are written against (SPEC §0.2).
+enum class ArchClass { kA2A3, k950, kLegacy };
+
+ArchClass arch_class(Product product);
+const char *product_name(Product product);
+// Parses a SoC name ("Ascend910B", ...). Returns false for an unknown name.
+bool parse_product(const std::string &name, Product *out);
+
+enum class Hf32Rounding { kTiesAway, kNearestEven };
+enum class Fp8Overflow { kSaturate, kNan };
+
+struct Settings {
+  Product product = Product::kAscend910B;
+  bool strict = false;
+  int num_threads = 0;  // 0: the CPUs this process may use
+  Hf32Rounding hf32_rounding = Hf32Rounding::kTiesAway;
+  Fp8Overflow fp8_overflow = Fp8Overflow::kSaturate;
+  int verbose = 0;
+};
+
+// A snapshot of the current settings (copied under a lock; cheap).
+Settings settings();
+
+// Re-reads every ACLNN_CPU_* variable. On an invalid value returns false, sets *error and changes nothing.
+bool load_settings_from_env(std::string *error);
+
+void set_product(Product product);
+void set_strict(bool strict);
+void set_num_threads(int num_threads);
+
+// Threads to use for one call: the setting, or the CPUs this process may use when it is 0.
+int effective_num_threads();
+
+}  // namespace aclnn_cpu
