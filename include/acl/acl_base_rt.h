@@ -27,7 +27,7 @@ extern "C" {
 #endif
 #endif
 
-#ifdef __GNUC__
+#if defined(__GNUC__) && (__GNUC__ >= 6)
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
 #elif defined(_MSC_VER)
@@ -39,15 +39,26 @@ extern "C" {
 #endif
 
 typedef void *aclrtStream;
+typedef void *aclmdlRITask;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtNotify;
+typedef void *aclrtCntNotify;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtMbuf;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 typedef struct aclDataBuffer aclDataBuffer;
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
+typedef void *aclrtTaskGrp;
 
 static const int ACL_ERROR_NONE = 0;
 static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_INVALID_EXCEPTION_INFO = -1;
 
 static const int ACL_ERROR_INVALID_PARAM = 100000;
 static const int ACL_ERROR_UNINITIALIZE = 100001;
@@ -211,16 +222,33 @@ typedef enum {
     ACL_DEVICE_INFO_L2_SIZE = 2
 } aclDeviceInfo;
 
+/* FP16 helpers, saturating as CANN's: float -> half rounds to nearest even and maps overflow, +-Inf and NaN to
+ * +-65504; half -> float reads the all-ones exponent as an ordinary binade (+-Inf -> +-65536, NaN 0x7E00 -> 98304). */
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
-ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
 ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
+/* Application log: written to stderr when logLevel >= ACL_WARNING or ACLNN_CPU_VERBOSE is set; 1024 bytes max. */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...);
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName();
+
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
+
+/* This thread's most recent error message; reading it clears it (NULL when there is none). The pointer stays
+ * valid until this thread's next call of aclGetRecentErrMsg. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg();
 
 #ifdef __cplusplus

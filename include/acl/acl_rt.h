@@ -19,6 +19,22 @@ extern "C" {
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0
 
+/* aclrtCreateEventWithFlag flags */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* aclrtCreateStreamWithConfig flags (accepted; a host stream has no use for them) */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
 #define ACL_PKG_VERSION_MAX_SIZE 128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 #define ACL_IPC_HANDLE_SIZE 65
@@ -55,7 +71,15 @@ typedef enum aclrtMemAttr {
     ACL_DDR_MEM_P2P_HUGE,
     ACL_DDR_MEM_P2P_NORMAL,
     ACL_HBM_MEM_P2P_HUGE,
-    ACL_HBM_MEM_P2P_NORMAL
+    ACL_HBM_MEM_P2P_NORMAL,
+    ACL_HBM_MEM_HUGE1G,
+    ACL_HBM_MEM_P2P_HUGE1G,
+    ACL_MEM_NORMAL,
+    ACL_MEM_HUGE,
+    ACL_MEM_HUGE1G,
+    ACL_MEM_P2P_NORMAL,
+    ACL_MEM_P2P_HUGE,
+    ACL_MEM_P2P_HUGE1G
 } aclrtMemAttr;
 
 typedef enum aclrtMemcpyKind {
@@ -83,6 +107,20 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
 
+/*
+ * Host behaviour (details in src/runtime/README.md):
+ *  - Before aclInit (and after the last aclFinalize) device, context, stream, event, memory and system-option
+ *    calls return ACL_ERROR_UNINITIALIZE; aclGetRecentErrMsg, aclrtGetSocName, aclrtGetVersion, aclrtGetRunMode,
+ *    aclrtGetDeviceCount and the acl_base_rt.h helpers work at any time.
+ *  - Device 0 is the only device; any other id gives ACL_ERROR_RT_INVALID_DEVICEID. Streams, events, contexts and
+ *    memory need the device to be set (aclrtSetDevice or aclrtCreateContext), else ACL_ERROR_RT_CONTEXT_NULL.
+ *    Resetting it for the last time (or aclFinalize) drains every stream and releases every stream, event,
+ *    context and allocation still alive.
+ *  - A handle that is not alive (never created, destroyed, released, garbage) gives ACL_ERROR_INVALID_PARAM and
+ *    is never dereferenced.
+ *  - aclrtGetRunMode reports ACL_HOST, so programs copy with aclrtMemcpy (every kind is a plain host copy).
+ */
+
 /* Process lifetime. */
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize();
@@ -97,7 +135,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
-ACL_FUNC_VISIBILITY const char *aclrtGetSocName();
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
@@ -105,6 +142,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 
 /* Streams: in-order queues of host work. A NULL stream is the default stream. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
@@ -126,6 +164,7 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
 /* Memory: "device" memory is host memory, 32-byte aligned. */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);

@@ -1,6 +1,6 @@
 /*
- * aclnn-cpu: CANN's external-allocator registration header. A host build has no device allocator to replace,
- * so the registration calls exist (programs link) and report ACL_ERROR_API_NOT_SUPPORT.
+ * aclnn-cpu: CANN's external-allocator registration header. A host build has no device allocator to replace:
+ * descriptors are plain objects, and aclrtAllocatorRegister/GetByStream/Unregister report ACL_ERROR_API_NOT_SUPPORT.
  */
 #ifndef INC_EXTERNAL_ACL_ACL_RT_ALLOCATOR_H_
 #define INC_EXTERNAL_ACL_ACL_RT_ALLOCATOR_H_
@@ -10,11 +10,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef void *aclrtAllocatorDesc;
-typedef void *aclrtAllocator;
-typedef void *aclrtAllocatorBlock;
-typedef void *aclrtAllocatorAddr;
 
 typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
 typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
@@ -33,6 +28,12 @@ ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocat
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                                          aclrtAllocatorGetAddrFromBlockFunc func);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+                                                       aclrtAllocator *allocator,
+                                                       aclrtAllocatorAllocFunc *allocFunc,
+                                                       aclrtAllocatorFreeFunc *freeFunc,
+                                                       aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+                                                       aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream);
 
 #ifdef __cplusplus

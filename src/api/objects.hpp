@@ -1,6 +1,7 @@
 // Definitions of CANN's opaque aclnn objects, and the registry that tells live handles from stale ones.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -44,19 +45,27 @@ struct aclScalarList {
 
 namespace aclnn_cpu {
 
-// Work recorded by an operator's first phase and launched by its second.
+// Work recorded by an operator's first phase and launched by its second. An Operation is shared between its
+// executor and every launch still queued on a stream, so it must not change once built: a call that alters
+// it (aclSetInputTensorAddr, ...) builds a new Operation for the executor instead.
 class Operation {
  public:
   virtual ~Operation() = default;
   virtual uint64_t workspace_size() const = 0;
   // Runs the recorded work. Called on a stream's thread; returns an aclnnStatus.
   virtual int run(void *workspace, uint64_t workspace_size) = 0;
+  // On success stores in *out a copy of this operation whose input (is_output false) or output tensor number
+  // `index` starts at `addr`. Returns an aclnnStatus and records a message naming `api` on failure. The
+  // default refuses: the operation does not support refreshing addresses.
+  virtual int with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,
+                               std::shared_ptr<Operation> *out) const;
 };
 
 }  // namespace aclnn_cpu
 
+// Create with aclnn_cpu::create_executor (api/executor.hpp), which registers the handle.
 struct aclOpExecutor {
-  std::unique_ptr<aclnn_cpu::Operation> operation;
+  std::shared_ptr<aclnn_cpu::Operation> operation;  // shared with queued launches (see Operation)
   bool repeatable = false;
 };
 
@@ -66,6 +75,7 @@ namespace aclnn_cpu {
 // without dereferencing it.
 enum class HandleKind { kTensor, kScalar, kIntArray, kFloatArray, kBoolArray, kTensorList, kScalarList, kExecutor };
 
+// Throws std::bad_alloc when the registry cannot grow; the handle is then not registered.
 void register_handle(HandleKind kind, const void *handle);
 // Removes the handle; returns false if it was not live.
 bool unregister_handle(HandleKind kind, const void *handle);

@@ -1,6 +1,7 @@
 // What the operator layer needs from the host runtime.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 #include "acl/acl_base.h"
@@ -11,11 +12,21 @@ namespace runtime {
 // Appends `work` to `stream` (nullptr: the default stream). The work runs after everything queued before it
 // on that stream; a non-success result is reported by the next aclrtSynchronizeStream of that stream.
 // Returns ACL_SUCCESS, or an error (unknown or destroyed stream) without queueing anything.
+// Like aclrtCreateStream it needs aclInit and a set device: otherwise ACL_ERROR_UNINITIALIZE or
+// ACL_ERROR_RT_CONTEXT_NULL (an unknown stream: ACL_ERROR_INVALID_PARAM), each with a message for
+// aclGetRecentErrMsg. Never throws. Work runs on the stream's own thread; a message it records with
+// set_recent_error when it fails is handed to the thread that synchronizes.
 aclError enqueue(aclrtStream stream, std::function<aclError()> work);
 
 // When `p` lies inside a live aclrtMalloc/aclrtMallocHost allocation, stores its byte range [*begin, *end)
 // and returns true.
+// The range is the whole block this runtime reserved, as CANN reserves device memory: the requested size
+// rounded up to 32 bytes plus 32 bytes of padding (aclrtMallocAlign32: without the padding).
 bool find_allocation(const void *p, const unsigned char **begin, const unsigned char **end);
+
+// The value of ACL_OPT_DETERMINISTIC set through aclrt{Ctx,}SetSysParamOpt, 0 when it was never set (or
+// aclFinalize has run since).
+int64_t deterministic_option();
 
 }  // namespace runtime
 }  // namespace aclnn_cpu

@@ -1,0 +1,91 @@
+#include "api/conv_backward_operation.hpp"
+
+#include <string>
+#include <utility>
+
+#include "api/api_util.hpp"
+#include "conv_bwd/execute.hpp"
+#include "core/checked.hpp"
+#include "core/dtype.hpp"
+#include "runtime/runtime.hpp"
+
+namespace aclnn_cpu {
+namespace {
+
+constexpr size_t kTensorsPerSide = 3;
+const char *const kInputNames[kTensorsPerSide] = {"gradOutput", "input", "weight"};
+const char *const kOutputNames[kTensorsPerSide] = {"gradInput", "gradWeight", "gradBias"};
+
+// Byte range [lo, hi) relative to the data pointer that a view touches; false on int64 overflow.
+bool view_byte_range(const conv_bwd::TensorArg &t, int64_t *lo, int64_t *hi) {
+  int64_t min_el = t.offset;
+  int64_t max_el = t.offset;
+  for (size_t d = 0; d < t.shape.size() && d < t.strides.size(); ++d) {
+    int64_t step = 0;
+    if (!checked_mul(t.shape[d] - 1, t.strides[d], &step)) return false;
+    if (!checked_add(step < 0 ? min_el : max_el, step, step < 0 ? &min_el : &max_el)) return false;
+  }
+  const int64_t item = static_cast<int64_t>(dtype_size(t.dtype));
+  int64_t end_el = 0;
+  return checked_mul(min_el, item, lo) && checked_add(max_el, 1, &end_el) && checked_mul(end_el, item, hi);
+}
+
+// The bounds-safety rule of phase one, applied to a refreshed address.
+int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg &t, void *addr) {
+  if (t.numel == 0) return ACLNN_SUCCESS;
+  if (addr == nullptr) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       std::string("addr is nullptr but ") + name + " has " + std::to_string(t.numel) + " elements");
+  }
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  if (!runtime::find_allocation(addr, &begin, &end)) return ACLNN_SUCCESS;
+  int64_t lo = 0;
+  int64_t hi = 0;
+  const auto base = reinterpret_cast<intptr_t>(addr);
+  const bool inside = view_byte_range(t, &lo, &hi) && lo >= reinterpret_cast<intptr_t>(begin) - base &&
+                      hi <= reinterpret_cast<intptr_t>(end) - base;
+  if (!inside) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       std::string("the view of ") + name + " at addr " + pointer_text(addr) +
+                           " reaches outside its aclrtMalloc allocation [" + pointer_text(begin) + ", " +
+                           pointer_text(end) + ")");
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
+    : problem_(std::move(problem)), workspace_size_(conv_bwd::workspace_size(problem_)) {}
+
+int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
+  return conv_bwd::execute(problem_, workspace, workspace_size);
+}
+
+int ConvBackwardOperation::with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,
+                                            std::shared_ptr<Operation> *out) const {
+  if (index >= kTensorsPerSide) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "index " + std::to_string(index) + " is out of range: aclnnConvolutionBackward has " +
+                           std::to_string(kTensorsPerSide) + (is_output ? " outputs" : " inputs") + " (0.." +
+                           std::to_string(kTensorsPerSide - 1) + ")");
+  }
+  const char *name = is_output ? kOutputNames[index] : kInputNames[index];
+  auto copy = std::make_shared<ConvBackwardOperation>(*this);
+  conv_bwd::Problem &p = copy->problem_;
+  conv_bwd::TensorArg *const inputs[kTensorsPerSide] = {&p.grad_output, &p.input, &p.weight};
+  conv_bwd::TensorArg *const outputs[kTensorsPerSide] = {&p.grad_input, &p.grad_weight, &p.grad_bias};
+  conv_bwd::TensorArg &t = *(is_output ? outputs : inputs)[index];
+  if (!t.present) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       std::string(name) +
+                           " was nullptr at aclnnConvolutionBackwardGetWorkspaceSize, so it has no address to refresh");
+  }
+  if (int st = check_new_addr(api, name, t, addr)) return st;
+  t.data = addr;
+  *out = std::move(copy);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace aclnn_cpu

@@ -1,0 +1,35 @@
+// The work an aclnnConvolutionBackward executor records: a validated Problem (a full copy, so the caller's
+// descriptors may be destroyed right after launch) executed by conv_bwd::execute.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "api/objects.hpp"
+#include "conv_bwd/problem.hpp"
+
+namespace aclnn_cpu {
+
+class ConvBackwardOperation : public Operation {
+ public:
+  // Computes the workspace size once (conv_bwd::workspace_size). May throw std::bad_alloc.
+  explicit ConvBackwardOperation(conv_bwd::Problem problem);
+
+  uint64_t workspace_size() const override { return workspace_size_; }
+  int run(void *workspace, uint64_t workspace_size) override;
+
+  // Inputs are numbered as in the API: 0 gradOutput, 1 input, 2 weight; outputs 0 gradInput, 1 gradWeight,
+  // 2 gradBias. Refuses (161002) an index out of range, a tensor that was NULL at GetWorkspaceSize, a NULL
+  // address for a non-empty tensor, and an address inside an aclrtMalloc allocation that cannot hold the view.
+  int with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,
+                       std::shared_ptr<Operation> *out) const override;
+
+  const conv_bwd::Problem &problem() const { return problem_; }
+
+ private:
+  conv_bwd::Problem problem_;
+  uint64_t workspace_size_ = 0;
+};
+
+}  // namespace aclnn_cpu

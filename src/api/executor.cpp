@@ -1,0 +1,142 @@
+#include "api/executor.hpp"
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "api/api_util.hpp"
+#include "runtime/runtime.hpp"
+
+namespace aclnn_cpu {
+namespace {
+
+// Serialises every access to an executor's fields with its liveness check, so that a launch never reads an
+// executor that a concurrent destroy is freeing. Never destroyed (see handle_registry.cpp).
+std::mutex &executor_mutex() {
+  static std::mutex *m = new std::mutex;
+  return *m;
+}
+
+// What a launch takes from the executor under the lock.
+struct Claim {
+  std::shared_ptr<Operation> operation;
+  bool consumed = false;  // the executor was single-use and has been destroyed
+};
+
+int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
+  std::unique_ptr<aclOpExecutor> consumed;
+  {
+    std::lock_guard<std::mutex> lock(executor_mutex());
+    if (!is_live_handle(HandleKind::kExecutor, executor)) {
+      return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "executor (" + pointer_text(executor) +
+                             ") is not a live aclOpExecutor: it was already launched (an executor serves one launch "
+                             "unless aclSetAclOpExecutorRepeatable was called), destroyed, or never created");
+    }
+    claim->operation = executor->operation;
+    if (!executor->repeatable) {
+      unregister_handle(HandleKind::kExecutor, executor);
+      consumed.reset(executor);
+      claim->consumed = true;
+    }
+  }
+  return ACLNN_SUCCESS;  // `consumed` is freed here, outside the lock
+}
+
+int check_workspace(const char *api, void *workspace, uint64_t workspace_size, uint64_t needed, bool consumed) {
+  const std::string fate = consumed ? "; the executor has been destroyed" : "";
+  if (workspace_size > 0 && workspace == nullptr) {
+    return param_error(ACLNN_ERR_PARAM_NULLPTR, api,
+                       "workspace is nullptr but workspaceSize is " + std::to_string(workspace_size) + fate);
+  }
+  if (workspace_size < needed) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "workspaceSize is " + std::to_string(workspace_size) + " but the executor needs " +
+                           std::to_string(needed) + " bytes (the size GetWorkspaceSize returned)" + fate);
+  }
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  if (needed > 0 && runtime::find_allocation(workspace, &begin, &end)) {
+    uint64_t available = static_cast<uint64_t>(end - static_cast<const unsigned char *>(workspace));
+    if (available < needed) {
+      return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "workspace (" + pointer_text(workspace) + ") has only " + std::to_string(available) +
+                             " bytes left in its aclrtMalloc allocation but the executor needs " +
+                             std::to_string(needed) + fate);
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The work a stream runs: the operation's status, with exceptions turned into statuses on the stream thread.
+aclError run_operation(const char *api, Operation &operation, void *workspace, uint64_t workspace_size) {
+  return status_guard(api, [&] { return operation.run(workspace, workspace_size); });
+}
+
+}  // namespace
+
+int Operation::with_tensor_addr(const char *api, bool, size_t, void *, std::shared_ptr<Operation> *) const {
+  return inner_error(ACLNN_ERR_INNER, api, "this operator's executor does not support refreshing tensor addresses");
+}
+
+aclOpExecutor *create_executor(std::shared_ptr<Operation> operation) {
+  std::unique_ptr<aclOpExecutor> executor(new aclOpExecutor);
+  executor->operation = std::move(operation);
+  register_handle(HandleKind::kExecutor, executor.get());
+  return executor.release();
+}
+
+int launch_executor(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                    aclrtStream stream) {
+  if (executor == nullptr) return param_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is nullptr");
+  Claim claim;
+  if (int st = claim_executor(api, executor, &claim)) return st;
+  const uint64_t needed = claim.operation->workspace_size();
+  if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
+
+  std::shared_ptr<Operation> operation = std::move(claim.operation);
+  clear_recent_error();  // so that a message after a refused enqueue is the runtime's reason, not an old one
+  aclError queued = runtime::enqueue(stream, [api, operation, workspace, needed]() -> aclError {
+    return run_operation(api, *operation, workspace, needed);
+  });
+  if (queued != ACL_SUCCESS) {
+    const char *why = recent_error();
+    return inner_error(ACLNN_ERR_RUNTIME_ERROR, api,
+                       "cannot queue the work on stream " + pointer_text(stream) + " (aclError " +
+                           std::to_string(queued) + (why != nullptr ? std::string(": ") + why : std::string()) + ")");
+  }
+  return ACLNN_SUCCESS;
+}
+
+int set_executor_repeatable(const char *api, aclOpExecutor *executor) {
+  if (executor == nullptr) return inner_error(ACLNN_ERR_INNER_NULLPTR, api, "executor is nullptr");
+  std::lock_guard<std::mutex> lock(executor_mutex());
+  if (int st = check_optional_handle(api, "executor", HandleKind::kExecutor, executor)) return st;
+  executor->repeatable = true;
+  return ACLNN_SUCCESS;
+}
+
+int destroy_executor(const char *api, aclOpExecutor *executor) {
+  if (executor == nullptr) return inner_error(ACLNN_ERR_INNER_NULLPTR, api, "executor is nullptr");
+  std::unique_ptr<aclOpExecutor> doomed;
+  {
+    std::lock_guard<std::mutex> lock(executor_mutex());
+    if (!unregister_handle(HandleKind::kExecutor, executor)) {
+      return check_optional_handle(api, "executor", HandleKind::kExecutor, executor);
+    }
+    doomed.reset(executor);
+  }
+  return ACLNN_SUCCESS;
+}
+
+int set_executor_tensor_addr(const char *api, aclOpExecutor *executor, bool is_output, size_t index, void *addr) {
+  if (executor == nullptr) return inner_error(ACLNN_ERR_INNER_NULLPTR, api, "executor is nullptr");
+  std::lock_guard<std::mutex> lock(executor_mutex());
+  if (int st = check_optional_handle(api, "executor", HandleKind::kExecutor, executor)) return st;
+  std::shared_ptr<Operation> updated;
+  if (int st = executor->operation->with_tensor_addr(api, is_output, index, addr, &updated)) return st;
+  executor->operation = std::move(updated);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace aclnn_cpu

@@ -1,0 +1,42 @@
+// The aclOpExecutor lifecycle shared by every operator: creation by a first phase, the generic second phase
+// (CANN's CommonOpExecutorRun rules), repeatable executors, and refreshing tensor addresses.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "api/objects.hpp"
+
+namespace aclnn_cpu {
+
+// A new live executor that owns `operation`. Throws std::bad_alloc (nothing is then registered or leaked).
+aclOpExecutor *create_executor(std::shared_ptr<Operation> operation);
+
+// Phase two of an operator named `api`:
+//   executor NULL                       → 161001 ("executor is nullptr")
+//   executor not live                   → 161002, never dereferenced
+//   workspaceSize > 0, workspace NULL   → 161001
+//   workspaceSize < what the work needs → 161002
+//   workspace inside an aclrtMalloc allocation too small for the work → 161002
+//   the stream refuses the work         → 361001
+// otherwise the work is queued on `stream` (NULL: the default stream) and 0 is returned; a failure of the work
+// itself is reported by aclrtSynchronizeStream, as the aclnnStatus the operation returned.
+// Whatever the outcome, a live executor that is not repeatable is consumed (destroyed) by the call, as CANN
+// deletes it after running or on a missing workspace. The queued work holds its own reference to the
+// Operation, so destroying the executor before the stream runs is safe.
+int launch_executor(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                    aclrtStream stream);
+
+// aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor. NULL → 561103 (CANN's code for these two);
+// not live → 161002.
+int set_executor_repeatable(const char *api, aclOpExecutor *executor);
+int destroy_executor(const char *api, aclOpExecutor *executor);
+
+// Points input (or output) tensor `index` of the executor's recorded work at `addr` (see
+// Operation::with_tensor_addr). The executor's later launches use the new address; launches already queued
+// keep the old one.
+int set_executor_tensor_addr(const char *api, aclOpExecutor *executor, bool is_output, size_t index, void *addr);
+
+}  // namespace aclnn_cpu

@@ -1,0 +1,91 @@
+// aclnn_cpu/ext.h: run-time access to the process-wide settings of core/config.hpp.
+#include "aclnn_cpu/ext.h"
+
+#include <string>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+
+#ifndef ACLNN_CPU_VERSION
+#define ACLNN_CPU_VERSION "0.0.0"  // CMake defines the real one for library sources
+#endif
+
+namespace {
+
+// Same range as ACLNN_CPU_NUM_THREADS (core/config.cpp).
+constexpr int32_t kMaxThreads = 4096;
+
+aclError invalid(const std::string &message) {
+  aclnn_cpu::set_recent_error(message);
+  return ACL_ERROR_INVALID_PARAM;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclnnCpuSetSoc(const char *socName) {
+  try {
+    if (socName == nullptr) return invalid("aclnnCpuSetSoc: socName is nullptr");
+    aclnn_cpu::Product product;
+    if (!aclnn_cpu::parse_product(socName, &product)) {
+      return invalid(std::string("aclnnCpuSetSoc: socName \"") + socName +
+                     "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, "
+                     "Ascend910, Ascend310P (the current product is kept)");
+    }
+    aclnn_cpu::set_product(product);
+    return ACL_SUCCESS;
+  } catch (...) {
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+const char *aclnnCpuGetSoc(void) {
+  try {
+    return aclnn_cpu::product_name(aclnn_cpu::settings().product);
+  } catch (...) {
+    return aclnn_cpu::product_name(aclnn_cpu::Product::kAscend910B);
+  }
+}
+
+aclError aclnnCpuSetNumThreads(int32_t numThreads) {
+  try {
+    if (numThreads < 0 || numThreads > kMaxThreads) {
+      return invalid("aclnnCpuSetNumThreads: numThreads is " + std::to_string(numThreads) +
+                     "; expected 0 (all CPUs this process may use) to " + std::to_string(kMaxThreads));
+    }
+    aclnn_cpu::set_num_threads(numThreads);
+    return ACL_SUCCESS;
+  } catch (...) {
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+int32_t aclnnCpuGetNumThreads(void) {
+  try {
+    return aclnn_cpu::effective_num_threads();
+  } catch (...) {
+    return 1;
+  }
+}
+
+aclError aclnnCpuSetStrict(bool strict) {
+  try {
+    aclnn_cpu::set_strict(strict);
+    return ACL_SUCCESS;
+  } catch (...) {
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+bool aclnnCpuGetStrict(void) {
+  try {
+    return aclnn_cpu::settings().strict;
+  } catch (...) {
+    return false;
+  }
+}
+
+const char *aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
+
+}  // extern "C"

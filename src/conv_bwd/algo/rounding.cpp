@@ -1,0 +1,48 @@
+#include "conv_bwd/algo/rounding.hpp"
+
+#include "conv_bwd/tensor_io.hpp"
+#include "numerics/formats.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+Rounding::Rounding(const Problem &problem)
+    : compute_(problem.compute),
+      hf32_mantissa_bits_(problem.hf32_mantissa_bits),
+      hf32_rounding_(problem.hf32_rounding),
+      fp8_overflow_(problem.fp8_overflow),
+      grad_output_dtype_(problem.grad_output.dtype) {}
+
+float Rounding::operand(float value) const {
+  switch (compute_) {
+    case ComputeType::kFp16:
+      return numerics::round_to_fp16(value);
+    case ComputeType::kBf16:
+      return numerics::round_to_bf16(value);
+    case ComputeType::kHf32:
+      return numerics::round_to_hf32(value, hf32_mantissa_bits_, hf32_rounding_);
+    case ComputeType::kFp32:
+    case ComputeType::kHif8:
+      return value;
+  }
+  return value;
+}
+
+float Rounding::grad_input(double sum) const {
+  const float accumulator = static_cast<float>(sum);
+  switch (compute_) {
+    case ComputeType::kFp16:
+      return numerics::round_to_fp16(accumulator);
+    case ComputeType::kBf16:
+      return numerics::round_to_bf16(accumulator);
+    default:
+      return accumulator;
+  }
+}
+
+float Rounding::grad_bias(double sum) const {
+  return round_to_dtype(static_cast<float>(sum), grad_output_dtype_, fp8_overflow_);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

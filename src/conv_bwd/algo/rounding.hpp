@@ -1,0 +1,41 @@
+// The NPU's rounding model for one call (SPEC §3.5–3.6, issue 3 item 3), applied by every algorithm:
+// operands are rounded to the compute type C, products are exact, sums are accumulated in double and rounded
+// once to the fp32 accumulator the cube writes, then to the kernel's output type, then stored in the user's
+// dtype (tensor_io's store_value).
+#pragma once
+
+#include "acl/acl_base.h"
+#include "conv_bwd/problem.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+class Rounding {
+ public:
+  explicit Rounding(const Problem &problem);
+
+  // gradOutput, input or weight element as the cube reads it: RNE to FP16/BF16, HF32 with the product's
+  // mantissa width and rounding, unchanged for FP32 and decoded 8-bit values.
+  float operand(float value) const;
+
+  // dX kernels output C: fp32 accumulator, then FP16/BF16 when C is one of them (SPEC §3.5 step 4).
+  float grad_input(double sum) const;
+
+  // dW kernels always output fp32.
+  float grad_weight(double sum) const { return static_cast<float>(sum); }
+
+  // gradBias is a ReduceSum of the original gradOutput in gradOutput's dtype (SPEC §3.5 step 5).
+  float grad_bias(double sum) const;
+
+  Fp8Overflow fp8_overflow() const { return fp8_overflow_; }
+
+ private:
+  ComputeType compute_;
+  int hf32_mantissa_bits_;
+  Hf32Rounding hf32_rounding_;
+  Fp8Overflow fp8_overflow_;
+  aclDataType grad_output_dtype_;
+};
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

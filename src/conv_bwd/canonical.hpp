@@ -1,0 +1,58 @@
+// The canonical problem every algorithm works on: 3 spatial dims, begin/end pads, and `transposed` folded
+// into operand roles (SPEC §2.1, §3.2, §3.3), so that one forward relation describes both kinds of call:
+//
+//   y[n, g·Cy_g + cy, o] = Σ_{cx < Cx_g} Σ_κ x[n, g·Cx_g + cx, o·s − pb + κ·dil] · w[g·Cy_g + cy, cx, κ]
+//
+// transposed = false: x := input, y := gradOutput, w = weight [Cout, Cin/g, k…];
+//   gradInput  = backward-data (gradient of x) of dy := gradOutput,
+//   gradWeight = weight gradient with x := input and dy := gradOutput.
+// transposed = true:  x := gradOutput, y := input, w = weight [Cin, Cout/g, k…];
+//   gradInput  = the forward relation itself applied to gradOutput (it lands on input's shape),
+//   gradWeight = weight gradient with x := gradOutput and dy := input.
+// gradBias = Σ over N and space of gradOutput in both cases.
+// In both, weight's dim 0 runs over y's channels and dim 1 over x's channels of one group.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "conv_bwd/descriptor.hpp"
+#include "conv_bwd/problem.hpp"
+#include "conv_bwd/tensor_io.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+struct Canonical {
+  bool transposed = false;
+  int64_t batch = 0;
+  int64_t groups = 1;
+  int64_t cx_per_group = 0;  // x channels per group (= weight.shape[1])
+  int64_t cy_per_group = 0;  // y channels per group (= weight.shape[0] / groups)
+  int64_t x_size[kSpatial] = {1, 1, 1};
+  int64_t y_size[kSpatial] = {1, 1, 1};
+  int64_t kernel[kSpatial] = {1, 1, 1};
+  int64_t stride[kSpatial] = {1, 1, 1};
+  int64_t dilation[kSpatial] = {1, 1, 1};
+  int64_t pad_begin[kSpatial] = {0, 0, 0};
+  View5 x, y, w;      // the user's operands in their roles
+  View5 grad_output;  // what gradBias sums
+
+  int64_t x_channels() const { return groups * cx_per_group; }
+  int64_t y_channels() const { return groups * cy_per_group; }
+  int64_t kernel_numel() const { return kernel[0] * kernel[1] * kernel[2]; }
+};
+
+// Builds the canonical form of a compute-path problem. Also re-checks every relation the algorithms rely on
+// for memory safety (ranks, channel and group relations, output shapes, supported dtypes), so that a
+// validation slip becomes an error instead of an out-of-bounds access: on failure returns false and says why.
+bool make_canonical(const Problem &problem, Canonical *canonical, std::string *error);
+
+// The call as a descriptor (shapes taken from the tensors; pads, attributes and settings from the problem).
+ConvDesc desc_of(const Problem &problem);
+
+// format_desc(desc_of(problem)): the repro line of a call.
+std::string describe(const Problem &problem);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

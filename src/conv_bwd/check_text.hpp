@@ -1,0 +1,23 @@
+// Text for validation messages: values are printed the way CANN prints them ("[1, 16, 10, 10]").
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+// "[1, 16, 10, 10]". Long lists are cut after a few entries, so a hostile length cannot make a huge message.
+std::string ints_text(const std::vector<int64_t> &values);
+// "[true, false, true]".
+std::string bools_text(const std::vector<uint8_t> &values);
+// "[FLOAT, FLOAT16, BFLOAT16]".
+std::string dtypes_text(std::initializer_list<aclDataType> dtypes);
+std::string dtypes_text(const std::vector<aclDataType> &dtypes);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,59 @@
+// V9 (SPEC §2.3): channel counts against weight and groups, with the X/Y roles of SPEC §2.1
+// (X = input, Y = gradOutput; swapped when transposed). Plus, on the non-empty path, our rule that
+// weight.shape[0] is a multiple of groups (issue 2, Q4; CANN checks it only on the empty path).
+#include <string>
+
+#include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/check_text.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+std::string channel_text(const Call &call, int slot) {
+  return std::string(slot_name(slot)) + ".shape[1] = " + std::to_string(call.shape(slot)[1]) + " (shape " +
+         ints_text(call.shape(slot)) + ")";
+}
+
+int check_legacy_depthwise(const Call &call, int64_t x_channels, int64_t y_channels, int64_t groups) {
+  if (call.arch != ArchClass::kLegacy || x_channels != groups) return ACLNN_SUCCESS;
+  if (y_channels >= groups && y_channels % groups == 0) return ACLNN_SUCCESS;
+  return fail_invalid("when " + channel_text(call, call.x_slot()) + " equals groups " + std::to_string(groups) +
+                      ", " + channel_text(call, call.y_slot()) + " must be a positive multiple of groups on " +
+                      product_name(call.settings.product) + ".");
+}
+
+}  // namespace
+
+int check_channels(const Call &call) {
+  const int x = call.x_slot();
+  const int y = call.y_slot();
+  const int64_t x_channels = call.shape(x)[1];
+  const int64_t y_channels = call.shape(y)[1];
+  const std::vector<int64_t> &w = call.shape(kWeight);
+  const int64_t groups = call.args.groups;
+
+  if (y_channels != w[0]) {
+    return fail_invalid(channel_text(call, y) + " must equal weight.shape[0] = " + std::to_string(w[0]) +
+                        " (weight shape " + ints_text(w) + ").");
+  }
+  if (w[1] == 0 || x_channels % w[1] != 0) {
+    return fail_invalid(channel_text(call, x) + " must be a multiple of weight.shape[1] = " + std::to_string(w[1]) +
+                        " (weight shape " + ints_text(w) + "), which must not be 0.");
+  }
+  if (x_channels / w[1] != groups) {
+    return fail_invalid(channel_text(call, x) + " divided by weight.shape[1] = " + std::to_string(w[1]) +
+                        " must equal groups, but got " + std::to_string(x_channels / w[1]) + " and groups " +
+                        std::to_string(groups) + ".");
+  }
+  if (int status = check_legacy_depthwise(call, x_channels, y_channels, groups)) return status;
+  if (!call.any_input_empty() && w[0] % groups != 0) {
+    return fail_invalid("weight.shape[0] = " + std::to_string(w[0]) + " (weight shape " + ints_text(w) +
+                        ") must be a multiple of groups " + std::to_string(groups) + ".");
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,88 @@
+// Ours, beyond CANN (runs right after V8, or where V8 would run on the empty short-circuit): every tensor the
+// op reads or writes must have memory behind its view. Checked: gradOutput, input, weight, and the outputs whose
+// outputMask bit is set (a masked-off output is never touched, so it may be a placeholder).
+//  * a non-empty view with a NULL data pointer → 161001 (CANN would crash or fail in the kernel);
+//  * a negative storage offset or stride → 161002 (not supported: views must grow upwards from data + offset);
+//  * a view extent that overflows int64 / the address space → 161002;
+//  * a data pointer inside an aclrtMalloc allocation whose view reaches past the allocation's end → 161002.
+// Empty views have no extent and are not checked.
+#include <cstdint>
+#include <string>
+
+#include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/check_text.hpp"
+#include "core/checked.hpp"
+#include "core/dtype.hpp"
+#include "runtime/runtime.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+std::string view_text(const aclTensor *t) {
+  return "shape " + ints_text(t->view_shape) + ", strides " + ints_text(t->strides) + ", offset " +
+         std::to_string(t->offset) + ", dtype " + dtype_name(t->dtype);
+}
+
+int check_signs(int slot, const aclTensor *t) {
+  bool negative = t->offset < 0;
+  for (int64_t s : t->strides) negative = negative || s < 0;
+  if (!negative) return ACLNN_SUCCESS;
+  return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) +
+                      ") has a negative offset or stride, which is not supported.");
+}
+
+// Bytes from `data` to one past the view's last element, or -1 when that does not fit in int64.
+int64_t view_end_bytes(const aclTensor *t) {
+  int64_t last = t->offset;
+  for (size_t i = 0; i < t->view_shape.size(); ++i) {
+    int64_t step = 0;
+    if (!checked_mul(t->view_shape[i] - 1, t->strides[i], &step) || !checked_add(last, step, &last)) return -1;
+  }
+  int64_t bytes = 0;
+  const int64_t element = static_cast<int64_t>(dtype_size(t->dtype));
+  if (!checked_add(last, 1, &last) || !checked_mul(last, element, &bytes)) return -1;
+  return bytes;
+}
+
+int check_extent(int slot, const aclTensor *t) {
+  if (dtype_size(t->dtype) == 0) {
+    return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t->dtype) +
+                        " without a whole-byte element size.");
+  }
+  const int64_t end = view_end_bytes(t);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(t->data);
+  if (end < 0 || static_cast<uint64_t>(end) > UINTPTR_MAX - base) {
+    return fail_invalid(std::string("the byte extent of the view of ") + slot_name(slot) + " (" + view_text(t) +
+                        ") overflows the address space.");
+  }
+  const unsigned char *begin = nullptr;
+  const unsigned char *limit = nullptr;
+  if (!runtime::find_allocation(t->data, &begin, &limit)) return ACLNN_SUCCESS;
+  const uint64_t available = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(limit) - base);
+  if (static_cast<uint64_t>(end) <= available) return ACLNN_SUCCESS;
+  return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " +
+                      std::to_string(end) + " bytes from its data pointer, but the aclrtMalloc allocation holding "
+                      "it has only " + std::to_string(available) + " bytes from there.");
+}
+
+}  // namespace
+
+int check_memory(const Call &call) {
+  for (int slot = 0; slot < kSlotCount; ++slot) {
+    const aclTensor *t = call.tensor(slot);
+    if (t == nullptr || call.numel[slot] == 0) continue;
+    if (slot >= kGradInput && !call.mask[slot - kGradInput]) continue;
+    if (t->data == nullptr) {
+      return fail_null(std::string(slot_name(slot)) + " has " + std::to_string(call.numel[slot]) +
+                       " elements (shape " + ints_text(t->view_shape) + ") but its data pointer is null.");
+    }
+    if (int status = check_signs(slot, t)) return status;
+    if (int status = check_extent(slot, t)) return status;
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,66 @@
+// V7 and V8 (SPEC §2.3): the empty short-circuit of A2/A3/950, then ranks and output shapes. V8's array-length
+// checks already ran at the start of V5.
+#include <string>
+
+#include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/check_text.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+int check_same_rank(const Call &call, int a, int b) {
+  if (call.rank(a) == call.rank(b)) return ACLNN_SUCCESS;
+  return fail_invalid(std::string("the dim of ") + slot_name(a) + " " + ints_text(call.shape(a)) +
+                      " must equal the dim of " + slot_name(b) + " " + ints_text(call.shape(b)) + ", but got " +
+                      std::to_string(call.rank(a)) + " and " + std::to_string(call.rank(b)) + ".");
+}
+
+int check_same_shape(const Call &call, int output, int source) {
+  if (call.shape(output) == call.shape(source)) return ACLNN_SUCCESS;
+  return fail_invalid(std::string("Expected tensor for ") + slot_name(output) + " to have same size as tensor for " +
+                      slot_name(source) + ", but " + ints_text(call.shape(output)) + " does not equal " +
+                      ints_text(call.shape(source)) + ".");
+}
+
+int check_grad_bias_shape(const Call &call) {
+  const std::vector<int64_t> &bias = call.shape(kGradBias);
+  const int64_t channels = call.shape(kGradOutput)[1];
+  if (bias.size() == 1 && bias[0] == channels) return ACLNN_SUCCESS;
+  return fail_invalid("gradBias must be 1-D with gradOutput.shape[1] = " + std::to_string(channels) +
+                      " elements, but got shape " + ints_text(bias) + ".");
+}
+
+}  // namespace
+
+bool empty_short_circuit(const Call &call) {
+  if (call.arch == ArchClass::kLegacy) return false;
+  return call.numel[kInput] == 0 || call.numel[kWeight] == 0;
+}
+
+int check_shapes(const Call &call) {
+  if (int status = check_same_rank(call, kGradOutput, kInput)) return status;
+  if (int status = check_same_rank(call, kInput, kWeight)) return status;
+  for (int slot : {kGradOutput, kWeight}) {
+    if (call.numel[slot] == 0) {
+      return fail_invalid(std::string("do not support empty tensors: ") + slot_name(slot) + " has shape " +
+                          ints_text(call.shape(slot)) + (call.arch == ArchClass::kLegacy
+                                                             ? "."
+                                                             : " while input and weight are not empty."));
+    }
+  }
+  if (call.args.gradInput != nullptr) {
+    if (int status = check_same_shape(call, kGradInput, kInput)) return status;
+  }
+  if (call.args.gradWeight != nullptr) {
+    if (int status = check_same_shape(call, kGradWeight, kWeight)) return status;
+  }
+  if (call.args.gradBias != nullptr) {
+    if (int status = check_grad_bias_shape(call)) return status;
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

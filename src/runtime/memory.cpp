@@ -1,0 +1,147 @@
+#include "runtime/memory.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <unistd.h>
+
+#include "runtime/status.hpp"
+
+namespace aclnn_cpu {
+namespace runtime {
+namespace {
+
+struct Block {
+  size_t size;  // bytes reserved (what find_block reports)
+  MemoryKind kind;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<uintptr_t, Block> blocks;  // by start address
+};
+
+Registry &registry() {
+  static Registry *r = new Registry;  // never destroyed: stream threads may outlive static destruction
+  return *r;
+}
+
+// Physical memory of this machine: no request above it can succeed, and refusing it up front keeps absurd sizes
+// away from the allocator (sanitizer builds abort on them instead of returning NULL).
+size_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return SIZE_MAX;
+  return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+}
+
+const char *kind_name(MemoryKind kind) { return kind == MemoryKind::kDevice ? "aclrtMalloc" : "aclrtMallocHost"; }
+
+// The block containing `p`, or blocks.end(). Caller holds the lock.
+std::map<uintptr_t, Block>::iterator containing(Registry &r, const void *p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = r.blocks.upper_bound(a);
+  if (it == r.blocks.begin()) return r.blocks.end();
+  --it;
+  return a - it->first < it->second.size ? it : r.blocks.end();
+}
+
+}  // namespace
+
+bool block_size(size_t size, bool padded, size_t *out) {
+  const size_t append = padded ? kMemoryAlignment + kMemoryPadding : kMemoryAlignment;
+  if (size > SIZE_MAX - append) return false;
+  *out = (size + append - 1) / kMemoryAlignment * kMemoryAlignment;
+  return true;
+}
+
+aclError allocate_block(const char *api, MemoryKind kind, size_t size, bool padded, void **out) {
+  if (out == nullptr) return null_argument(api, kind == MemoryKind::kDevice ? "devPtr" : "hostPtr");
+  if (size == 0) return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "size", "0", "must be greater than 0");
+  size_t bytes = 0;
+  if (!block_size(size, padded, &bytes)) {
+    return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "size", std::to_string(size),
+                            "too large (the 32-byte rounding and padding overflow size_t)");
+  }
+  void *p = bytes <= physical_memory() ? std::aligned_alloc(kMemoryAlignment, bytes) : nullptr;
+  if (p == nullptr) {
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
+                "cannot allocate " + std::to_string(bytes) + " bytes for size = " + std::to_string(size) +
+                    " (out of memory)");
+  }
+  Registry &r = registry();
+  try {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.blocks.emplace(reinterpret_cast<uintptr_t>(p), Block{bytes, kind});
+  } catch (...) {
+    std::free(p);
+    throw;
+  }
+  *out = p;
+  return ACL_SUCCESS;
+}
+
+aclError free_block(const char *api, MemoryKind kind, void *p) {
+  const char *param = kind == MemoryKind::kDevice ? "devPtr" : "hostPtr";
+  if (p == nullptr) return null_argument(api, param);
+  Registry &r = registry();
+  std::unique_lock<std::mutex> lock(r.mutex);
+  auto it = r.blocks.find(reinterpret_cast<uintptr_t>(p));
+  if (it == r.blocks.end()) {
+    const bool interior = containing(r, p) != r.blocks.end();
+    lock.unlock();
+    return invalid_argument(ACL_ERROR_INVALID_PARAM, api, param, pointer_text(p),
+                            interior ? "points inside a block instead of at its start"
+                                     : "is not a live allocation (never allocated, already freed, or released "
+                                       "by aclrtResetDevice/aclFinalize)");
+  }
+  if (it->second.kind != kind) {
+    const MemoryKind actual = it->second.kind;
+    lock.unlock();
+    return invalid_argument(ACL_ERROR_INVALID_PARAM, api, param, pointer_text(p),
+                            std::string("was allocated by ") + kind_name(actual) + "; free it with " +
+                                (actual == MemoryKind::kDevice ? "aclrtFree" : "aclrtFreeHost"));
+  }
+  r.blocks.erase(it);
+  lock.unlock();
+  std::free(p);
+  return ACL_SUCCESS;
+}
+
+void free_all_blocks() {
+  Registry &r = registry();
+  std::map<uintptr_t, Block> blocks;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    blocks.swap(r.blocks);
+  }
+  for (const auto &b : blocks) std::free(reinterpret_cast<void *>(b.first));
+}
+
+bool find_block(const void *p, const unsigned char **begin, const unsigned char **end) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = containing(r, p);
+  if (it == r.blocks.end()) return false;
+  *begin = reinterpret_cast<const unsigned char *>(it->first);
+  *end = *begin + it->second.size;
+  return true;
+}
+
+aclError check_span(const char *api, const char *param, const void *p, size_t bytes) {
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  if (!find_block(p, &begin, &end)) return ACL_SUCCESS;
+  const size_t room = static_cast<size_t>(end - static_cast<const unsigned char *>(p));
+  if (bytes <= room) return ACL_SUCCESS;
+  return invalid_argument(ACL_ERROR_INVALID_PARAM, api, param, pointer_text(p),
+                          std::to_string(bytes) + " bytes from there pass the end of its allocation (" +
+                              std::to_string(room) + " bytes left of a block of " +
+                              std::to_string(end - begin) + ")");
+}
+
+}  // namespace runtime
+}  // namespace aclnn_cpu

@@ -1,0 +1,24 @@
+// The operator layer's view of the runtime (runtime.hpp).
+#include "runtime/runtime.hpp"
+
+#include <memory>
+#include <utility>
+
+#include "runtime/memory.hpp"
+#include "runtime/state.hpp"
+#include "runtime/status.hpp"
+
+namespace aclnn_cpu {
+namespace runtime {
+
+aclError enqueue(aclrtStream stream, std::function<aclError()> work) {
+  static const char kApi[] = "launch on stream";
+  return guarded(kApi, [&] { return push_work(kApi, stream, std::move(work)); });
+}
+
+bool find_allocation(const void *p, const unsigned char **begin, const unsigned char **end) {
+  return find_block(p, begin, end);
+}
+
+}  // namespace runtime
+}  // namespace aclnn_cpu

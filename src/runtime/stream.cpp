@@ -1,0 +1,145 @@
+#include "runtime/stream.hpp"
+
+#include <chrono>
+#include <exception>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace aclnn_cpu {
+namespace runtime {
+namespace {
+
+thread_local const Stream *current_worker = nullptr;
+
+// Runs one piece of work on the worker thread. Never throws: an exception becomes a status. `message` receives
+// what the work recorded for aclGetRecentErrMsg (it is handed to the thread that synchronizes).
+aclError execute(Work &work, std::string *message) noexcept {
+  aclError status = ACL_SUCCESS;
+  clear_recent_error();
+  try {
+    status = work();
+    if (status != ACL_SUCCESS && recent_error() != nullptr) *message = recent_error();
+  } catch (const std::bad_alloc &) {
+    status = ACL_ERROR_BAD_ALLOC;
+    message->clear();
+  } catch (const std::exception &e) {
+    status = ACL_ERROR_INTERNAL_ERROR;
+    try {
+      *message = std::string("stream task failed: ") + e.what();
+    } catch (...) {
+      message->clear();  // the status alone is still reported
+    }
+  } catch (...) {
+    status = ACL_ERROR_INTERNAL_ERROR;
+    message->clear();
+  }
+  clear_recent_error();
+  return status;
+}
+
+}  // namespace
+
+bool on_stream_worker() { return current_worker != nullptr; }
+
+Stream::~Stream() {
+  request_stop(false);
+  join();
+}
+
+bool Stream::push(Work work) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return false;
+  if (!worker_.joinable()) {
+    worker_ = std::thread([this] { run(); });  // may throw; nothing has been queued yet
+    worker_id_ = worker_.get_id();
+  }
+  queue_.push_back(std::move(work));
+  ++pushed_;
+  work_ready_.notify_one();
+  return true;
+}
+
+bool Stream::wait(int64_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = pushed_;
+  auto done = [&] { return finished_ >= target; };
+  if (timeout_ms < 0) {
+    work_done_.wait(lock, done);
+    return true;
+  }
+  return work_done_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
+}
+
+aclError Stream::take_failure(std::string *message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  aclError status = failure_;
+  message->swap(failure_message_);
+  failure_ = ACL_SUCCESS;
+  failure_message_.clear();
+  return status;
+}
+
+bool Stream::idle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return finished_ == pushed_;
+}
+
+void Stream::request_stop(bool discard) {
+  std::deque<Work> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    if (discard) {
+      dropped.swap(queue_);
+      finished_ += dropped.size();
+      work_done_.notify_all();
+    }
+    work_ready_.notify_all();
+  }
+  // Destroyed outside the lock: a dropped event record completes its event from its destructor.
+  dropped.clear();
+}
+
+void Stream::join() {
+  if (!worker_.joinable()) return;
+  if (std::this_thread::get_id() == worker_id_) {
+    worker_.detach();  // the stream is being torn down from its own task; it exits after that task
+    return;
+  }
+  worker_.join();
+}
+
+bool Stream::on_worker() const { return current_worker == this; }
+
+void Stream::run() {
+  current_worker = this;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_ready_.wait(lock, [this] { return !queue_.empty() || stopping_; });
+    if (queue_.empty()) break;  // stopping and drained
+    Work work = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    std::string message;
+    const aclError status = execute(work, &message);
+    work = nullptr;  // release what the work captured before anyone can observe it as finished
+    lock.lock();
+    record_result(status, &message);
+  }
+  current_worker = nullptr;
+}
+
+void Stream::record_result(aclError status, std::string *message) {
+  if (status != ACL_SUCCESS && failure_ == ACL_SUCCESS) {
+    failure_ = status;
+    failure_message_.swap(*message);  // no allocation while holding the lock on the worker thread
+  }
+  ++finished_;
+  work_done_.notify_all();
+}
+
+}  // namespace runtime
+}  // namespace aclnn_cpu

@@ -1,0 +1,58 @@
+cmake_minimum_required(VERSION 3.20)
+# Checks the installed tree under PREFIX: CANN's header paths, the five libraries in LIBDIR with unversioned
+# SONAMEs, the aliases' DT_NEEDED on libascendcl.so, RUNPATH $ORIGIN, and the CMake package files.
+set(errors "")
+
+foreach(header acl/acl.h acl/acl_base.h acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_allocator.h acl/acl_op.h
+               acl/acl_mdl.h acl/acl_base_mdl.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h
+               aclnn/acl_meta.h aclnn/aclnn_base.h aclnn/opdev/op_errno.h aclnn/aclnn_util.h aclnnop/aclnn_util.h
+               aclnnop/aclnn_convolution_backward.h aclnn_cpu/ext.h)
+  if(NOT EXISTS "${PREFIX}/include/${header}")
+    list(APPEND errors "missing header include/${header}")
+  endif()
+endforeach()
+foreach(file aclnn_cpuConfig.cmake aclnn_cpuConfigVersion.cmake aclnn_cpuTargets.cmake)
+  if(NOT EXISTS "${PREFIX}/share/cmake/aclnn_cpu/${file}")
+    list(APPEND errors "missing share/cmake/aclnn_cpu/${file}")
+  endif()
+endforeach()
+
+# readelf -d prints e.g. " 0x000000000000000e (SONAME)  Library soname: [libopapi.so]".
+function(dynamic_entries path tag out)
+  execute_process(COMMAND "${READELF}" -d "${path}" OUTPUT_VARIABLE dyn RESULT_VARIABLE rc)
+  string(REGEX MATCHALL "\\((${tag})\\)[^\n]*\\[[^]\n]*\\]" lines "${dyn}")
+  set(values "")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "\\[([^]]*)\\]" _ "${line}")
+    list(APPEND values "${CMAKE_MATCH_1}")
+  endforeach()
+  set(${out} "${values}" PARENT_SCOPE)
+endfunction()
+
+foreach(lib ascendcl nnopbase opapi opapi_nn opapi_math)
+  set(path "${PREFIX}/${LIBDIR}/lib${lib}.so")
+  if(NOT EXISTS "${path}")
+    list(APPEND errors "missing ${LIBDIR}/lib${lib}.so")
+    continue()
+  endif()
+  dynamic_entries("${path}" SONAME soname)
+  if(NOT soname STREQUAL "lib${lib}.so")
+    list(APPEND errors "lib${lib}.so: SONAME is '${soname}', expected lib${lib}.so")
+  endif()
+  dynamic_entries("${path}" RUNPATH runpath)
+  if(NOT runpath STREQUAL "$ORIGIN")
+    list(APPEND errors "lib${lib}.so: RUNPATH is '${runpath}', expected $ORIGIN")
+  endif()
+  if(NOT lib STREQUAL "ascendcl")
+    dynamic_entries("${path}" NEEDED needed)
+    if(NOT "libascendcl.so" IN_LIST needed)
+      list(APPEND errors "lib${lib}.so: DT_NEEDED is '${needed}', expected to contain libascendcl.so")
+    endif()
+  endif()
+endforeach()
+
+if(errors)
+  list(JOIN errors "\n  " text)
+  message(FATAL_ERROR "install layout under ${PREFIX} is wrong:\n  ${text}")
+endif()
+message(STATUS "install layout under ${PREFIX}: ok")

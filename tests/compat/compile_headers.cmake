@@ -1,0 +1,26 @@
+cmake_minimum_required(VERSION 3.20)
+# Compiles every header installed under PREFIX/include on its own (and included twice, so a missing include
+# guard shows) with the compiler CXX as C++11: -Wall -Wextra -Werror, CANN's two include directories.
+file(GLOB_RECURSE headers RELATIVE "${PREFIX}/include" "${PREFIX}/include/*.h")
+list(LENGTH headers count)
+if(count LESS 15)
+  message(FATAL_ERROR "only ${count} headers under ${PREFIX}/include")
+endif()
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(failed "")
+foreach(header IN LISTS headers)
+  string(MAKE_C_IDENTIFIER "${header}" id)
+  set(tu "${WORK_DIR}/${id}.cpp")
+  file(WRITE "${tu}" "#include \"${header}\"\n#include \"${header}\"\nint main() { return 0; }\n")
+  execute_process(COMMAND "${CXX}" -std=c++11 -Wall -Wextra -Werror -I${PREFIX}/include -I${PREFIX}/include/aclnn
+                          -fsyntax-only "${tu}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    list(APPEND failed "${header}")
+    message("---- ${header} does not compile alone with ${CXX}:\n${out}${err}")
+  endif()
+endforeach()
+if(failed)
+  message(FATAL_ERROR "headers that do not compile alone: ${failed}")
+endif()
+message(STATUS "${count} headers compile alone with ${CXX}")

@@ -1,0 +1,279 @@
+// Runs a conformance case through the library — directly (Problem → execute) or through the public API
+// (GetWorkspaceSize → aclnnConvolutionBackward → aclrtSynchronizeStream) — and checks everything observable:
+// status, every requested output element against the independent reference (exactly for integer data, within
+// a bound derived from the rounding chain for random data), masked-off outputs and every byte outside the
+// views (gaps, guards) untouched, inputs unmodified.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_convolution_backward.h"
+#include "conv_bwd/execute.hpp"
+#include "core/error.hpp"
+#include "problem_builder.hpp"
+
+namespace conformance {
+
+enum class Path { kDirect, kApi };
+
+// --- expected values --------------------------------------------------------------------------------------
+
+// Upper bound of one rounding step's error at magnitude x in `dtype` (relative epsilon, or the smallest
+// spacing near zero).
+inline double ulp_bound(aclDataType dtype, double x) {
+  const double a = std::fabs(x);
+  switch (dtype) {
+    case ACL_FLOAT:
+      return std::max(a * 0x1p-23, 0x1p-149);
+    case ACL_FLOAT16:
+      return std::max(a * 0x1p-10, 0x1p-24);
+    case ACL_BF16:
+      return std::max(a * 0x1p-7, 0x1p-133);
+    case ACL_HIFLOAT8:
+      return std::max(a * 0.5, 0x1p-22);
+    default:
+      return std::max(a * 0x1p-3, 0x1p-9);
+  }
+}
+
+// The rounding chain of SPEC §3.5 from an exact sum to the stored value, and the error bound of its steps.
+inline double chain(const ConvCase &c, Slot slot, double sum, double *bound) {
+  const OperandFormat operands = expected_operand_format(c.desc);
+  const aclDataType out = c.desc.dtype[slot];
+  double v = static_cast<float>(sum);  // the cube's fp32 accumulator / ReduceSum's fp32 sum
+  *bound = ulp_bound(ACL_FLOAT, v);
+  if (slot == kGradInput && operands == OperandFormat::kFp16) {  // dX kernels output C
+    v = round_to(ACL_FLOAT16, v);
+    *bound += ulp_bound(ACL_FLOAT16, v);
+  } else if (slot == kGradInput && operands == OperandFormat::kBf16) {
+    v = round_to(ACL_BF16, v);
+    *bound += ulp_bound(ACL_BF16, v);
+  } else if (slot == kGradBias) {  // reduced in gradOutput's dtype
+    v = round_to(c.desc.dtype[kGradOutput], v, c.fp8_overflow);
+    *bound += ulp_bound(c.desc.dtype[kGradOutput], v);
+  }
+  v = round_to(out, v, c.fp8_overflow);
+  *bound += ulp_bound(out, v);
+  return v;
+}
+
+inline double l2_threshold(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return 1e-5;
+    case ACL_FLOAT16:
+      return 2e-3;
+    case ACL_BF16:
+      return 1.6e-2;
+    default:
+      return 0.25;
+  }
+}
+
+inline std::string case_text(const ConvCase &c) {
+  std::ostringstream os;
+  os << aclnn_cpu::conv_bwd::format_desc(c.desc) << " ["
+     << (c.data == Data::kIntegers ? "integers" : c.data == Data::kOnes ? "ones" : "random")
+     << " seed " << c.seed << "]";
+  return os.str();
+}
+
+// Compares one requested output with the reference sums.
+inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, const TestTensor &t, const RefSums &ref,
+                                               bool zero_fill) {
+  double err2 = 0, ref2 = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double bound = 0;
+    const double exp = zero_fill ? 0.0 : chain(c, slot, ref.sum[i], &bound);
+    const double got = t.get(i);
+    const bool exact = c.data != Data::kRandom || zero_fill;
+    // Another summation order of the same terms moves the exact sum by far less than this.
+    const double tol = exact ? 0.0 : bound + 1e-11 * ref.abs_sum[i];
+    const bool same = (std::isnan(exp) && std::isnan(got)) || got == exp;  // also ±Inf
+    const bool unwritten = t.is_poison(i) && !std::isnan(exp);
+    if (unwritten || (!same && !(std::fabs(got - exp) <= tol))) {
+      return ::testing::AssertionFailure() << kSlotName[slot] << " element " << i << ": got " << got << ", expected "
+                                           << exp << " (tolerance " << tol << (unwritten ? ", never written" : "")
+                                           << ") in " << case_text(c);
+    }
+    if (std::isfinite(exp)) {
+      err2 += (got - exp) * (got - exp);
+      ref2 += exp * exp;
+    }
+  }
+  if (ref2 > 0 && std::sqrt(err2 / ref2) > l2_threshold(t.dtype())) {
+    return ::testing::AssertionFailure() << kSlotName[slot] << " relative l2 error " << std::sqrt(err2 / ref2)
+                                         << " in " << case_text(c);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// --- running ------------------------------------------------------------------------------------------------
+
+inline int run_direct(const ConvCase &c, CaseTensors &tensors, std::string *error) {
+  const aclnn_cpu::conv_bwd::Problem p = build_problem(c, tensors);
+  const uint64_t bytes = aclnn_cpu::conv_bwd::workspace_size(p);
+  std::vector<unsigned char> workspace(bytes);
+  const int status = aclnn_cpu::conv_bwd::execute(p, bytes ? workspace.data() : nullptr, bytes);
+  if (status != ACLNN_SUCCESS) {
+    const char *e = aclnn_cpu::recent_error();
+    *error = e ? e : "";
+  }
+  return status;
+}
+
+inline aclFormat format_for_rank(size_t rank) {
+  return rank == 3 ? ACL_FORMAT_NCL : rank == 4 ? ACL_FORMAT_NCHW : rank == 5 ? ACL_FORMAT_NCDHW : ACL_FORMAT_ND;
+}
+
+// Owns the aclnn objects of one API call.
+class ApiCall {
+ public:
+  ApiCall(const ConvCase &c, CaseTensors &tensors) {
+    const ConvDesc &d = c.desc;
+    for (int s = 0; s < kSlots; ++s) {
+      if (!tensors.present[s]) continue;
+      TestTensor &t = tensors.t[s];
+      const int64_t storage = t.storage_elements();
+      tensor_[s] = aclCreateTensor(t.shape().data(), t.shape().size(), t.dtype(), t.strides().data(), t.offset(),
+                                   s == kGradBias ? ACL_FORMAT_ND : format_for_rank(t.shape().size()), &storage, 1,
+                                   t.data());
+    }
+    const int first = 3 - d.spatial_rank;
+    std::vector<int64_t> stride, pad, dil, out_pad;
+    bool asymmetric = false;
+    for (int i = first; i < 3; ++i) {
+      stride.push_back(d.stride[i]);
+      pad.push_back(d.pad_begin[i]);
+      dil.push_back(d.dilation[i]);
+      out_pad.push_back(d.output_padding[i]);
+      asymmetric = asymmetric || d.pad_begin[i] != d.pad_end[i];
+    }
+    if (asymmetric) pad = {d.pad_begin[1], d.pad_end[1], d.pad_begin[2], d.pad_end[2]};  // 2-D only
+    const int64_t bias_size = d.oc;
+    bias_sizes_ = aclCreateIntArray(&bias_size, 1);
+    stride_ = aclCreateIntArray(stride.data(), stride.size());
+    padding_ = aclCreateIntArray(pad.data(), pad.size());
+    dilation_ = aclCreateIntArray(dil.data(), dil.size());
+    output_padding_ = aclCreateIntArray(out_pad.data(), out_pad.size());
+    const bool mask[3] = {d.mask[0], d.mask[1], d.mask[2]};
+    mask_ = aclCreateBoolArray(mask, 3);
+  }
+  ~ApiCall() {
+    for (aclTensor *t : tensor_) {
+      if (t != nullptr) aclDestroyTensor(t);
+    }
+    aclDestroyIntArray(bias_sizes_);
+    aclDestroyIntArray(stride_);
+    aclDestroyIntArray(padding_);
+    aclDestroyIntArray(dilation_);
+    aclDestroyIntArray(output_padding_);
+    aclDestroyBoolArray(mask_);
+  }
+
+  int get_workspace_size(const ConvCase &c, uint64_t *bytes, aclOpExecutor **executor) {
+    return aclnnConvolutionBackwardGetWorkspaceSize(
+        tensor_[kGradOutput], tensor_[kInput], tensor_[kWeight], bias_sizes_, stride_, padding_, dilation_,
+        c.desc.transposed, output_padding_, static_cast<int>(c.desc.groups), mask_,
+        static_cast<int8_t>(c.desc.cube_math_type), tensor_[kGradInput], tensor_[kGradWeight], tensor_[kGradBias],
+        bytes, executor);
+  }
+
+ private:
+  aclTensor *tensor_[kSlots] = {};
+  aclIntArray *bias_sizes_ = nullptr, *stride_ = nullptr, *padding_ = nullptr, *dilation_ = nullptr,
+              *output_padding_ = nullptr;
+  aclBoolArray *mask_ = nullptr;
+};
+
+inline std::string recent_api_error() {
+  const char *e = aclGetRecentErrMsg();
+  return e ? e : "";
+}
+
+// Needs aclInit and a device (the test fixture's). Switches the emulated product to the case's.
+inline int run_api(const ConvCase &c, CaseTensors &tensors, aclrtStream stream, std::string *error) {
+  aclnn_cpu::set_product(c.desc.product);
+  uint64_t bytes = 0;
+  aclOpExecutor *executor = nullptr;
+  int status;
+  {
+    // The descriptors are destroyed before the stream runs, as torch_npu does.
+    ApiCall call(c, tensors);
+    status = call.get_workspace_size(c, &bytes, &executor);
+  }
+  if (status != ACLNN_SUCCESS) {
+    *error = "GetWorkspaceSize: " + recent_api_error();
+    return status;
+  }
+  void *workspace = nullptr;
+  if (bytes > 0 && aclrtMalloc(&workspace, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    *error = "aclrtMalloc of the workspace failed";
+    return -1;
+  }
+  status = aclnnConvolutionBackward(workspace, bytes, executor, stream);
+  if (status == ACLNN_SUCCESS) {
+    status = aclrtSynchronizeStream(stream);
+    if (status != ACL_SUCCESS) *error = "aclrtSynchronizeStream: " + recent_api_error();
+  } else {
+    *error = "aclnnConvolutionBackward: " + recent_api_error();
+  }
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
+// --- the check ------------------------------------------------------------------------------------------------
+
+// `tensors` must have been made from `c`; they keep the results for further checks.
+inline ::testing::AssertionResult check_case(const ConvCase &c, CaseTensors &tensors, Path path = Path::kDirect,
+                                             aclrtStream stream = nullptr) {
+  std::vector<unsigned char> before[kSlots];
+  for (int s = 0; s < kSlots; ++s) before[s] = tensors.t[s].bytes();
+  const RefSetup setup = ref_setup(c);
+  const Dense5 go = tensors.dense(kGradOutput), in = tensors.dense(kInput), w = tensors.dense(kWeight);
+  const bool empty = tensors.empty_inputs();
+
+  std::string error;
+  const int status = path == Path::kDirect ? run_direct(c, tensors, &error) : run_api(c, tensors, stream, &error);
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure() << "status " << status << " (" << error << ") for " << case_text(c);
+  }
+  for (int s = 0; s < kSlots; ++s) {
+    if (!tensors.present[s]) continue;
+    const bool requested = s >= kGradInput && c.desc.mask[s - kGradInput] && !(empty && s == kGradInput);
+    if (!requested) {
+      if (tensors.t[s].bytes() != before[s]) {
+        return ::testing::AssertionFailure() << kSlotName[s] << " was modified although "
+                                             << (s < kGradInput ? "it is an input" : "it was not requested") << " in "
+                                             << case_text(c);
+      }
+      continue;
+    }
+    const std::string outside = tensors.t[s].changed_outside_view(before[s]);
+    if (!outside.empty()) return ::testing::AssertionFailure() << kSlotName[s] << ": " << outside << " in " << case_text(c);
+    RefSums ref;
+    if (!empty) {
+      ref = s == kGradInput ? ref_grad_input(setup, go, in, w)
+          : s == kGradWeight ? ref_grad_weight(setup, go, in, w)
+                             : ref_grad_bias(go);
+    }
+    ::testing::AssertionResult r = check_output(c, static_cast<Slot>(s), tensors.t[s], ref, empty);
+    if (!r) return r;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline ::testing::AssertionResult check_case(const ConvCase &c, Path path = Path::kDirect,
+                                             aclrtStream stream = nullptr) {
+  CaseTensors tensors(c);
+  return check_case(c, tensors, path, stream);
+}
+
+}  // namespace conformance

@@ -1,0 +1,304 @@
+// aclnnConvolutionBackwardGetWorkspaceSize / aclnnConvolutionBackward entry points: handle liveness before
+// validation, out-pointer rules, the executor owning copies of everything (descriptors destroyed before the
+// stream runs), and refreshing tensor addresses of a ConvBackward executor.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_convolution_backward.h"
+#include "api/conv_backward_operation.hpp"
+#include "api/executor.hpp"
+#include "core/config.hpp"
+#include "executor_test_support.hpp"
+
+namespace {
+
+using aclnn_cpu::HandleKind;
+using aclnn_cpu::is_live_handle;
+using executor_test::last_error;
+using executor_test::StreamBlocker;
+
+// True while validation or execution are still their "not implemented yet" placeholders (561103).
+bool placeholder(int status, const std::string &message) {
+  return status == ACLNN_ERR_INNER_NULLPTR && message.find("not implemented yet") != std::string::npos;
+}
+
+std::string runtime_error_text() {
+  const char *e = aclGetRecentErrMsg();
+  return e != nullptr ? e : "";
+}
+
+aclTensor *tensor(const std::vector<int64_t> &shape, aclFormat format, std::vector<float> *data) {
+  return aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, nullptr, 0, format, shape.data(), shape.size(),
+                         data->data());
+}
+
+aclIntArray *ints(const std::vector<int64_t> &v) { return aclCreateIntArray(v.data(), v.size()); }
+
+// A scaled-down SPEC §5.1 S0: FP32, all ones, 1x1 kernel over [1,2,2,2]. Expected: gradInput 2, gradWeight 4,
+// gradBias 4 everywhere.
+struct SmallCase {
+  std::vector<float> dy = std::vector<float>(8, 1.0f);
+  std::vector<float> x = std::vector<float>(8, 1.0f);
+  std::vector<float> w = std::vector<float>(4, 1.0f);
+  std::vector<float> dx = std::vector<float>(8, -1.0f);
+  std::vector<float> dw = std::vector<float>(4, -1.0f);
+  std::vector<float> db = std::vector<float>(2, -1.0f);
+
+  aclTensor *gradOutput = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &dy);
+  aclTensor *input = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &x);
+  aclTensor *weight = tensor({2, 2, 1, 1}, ACL_FORMAT_NCHW, &w);
+  aclIntArray *biasSizes = ints({2});
+  aclIntArray *stride = ints({1, 1});
+  aclIntArray *padding = ints({0, 0});
+  aclIntArray *dilation = ints({1, 1});
+  aclIntArray *outputPadding = ints({0, 0});
+  aclBoolArray *outputMask = nullptr;
+  aclTensor *gradInput = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &dx);
+  aclTensor *gradWeight = tensor({2, 2, 1, 1}, ACL_FORMAT_NCHW, &dw);
+  aclTensor *gradBias = tensor({2}, ACL_FORMAT_ND, &db);
+
+  SmallCase() {
+    const bool mask[] = {true, true, true};
+    outputMask = aclCreateBoolArray(mask, 3);
+  }
+  ~SmallCase() { destroy_all(); }
+
+  int get_workspace_size(uint64_t *size, aclOpExecutor **executor) {
+    return aclnnConvolutionBackwardGetWorkspaceSize(gradOutput, input, weight, biasSizes, stride, padding, dilation,
+                                                    false, outputPadding, 1, outputMask, 1, gradInput, gradWeight,
+                                                    gradBias, size, executor);
+  }
+
+  void destroy_all() {
+    for (aclTensor **t : {&gradOutput, &input, &weight, &gradInput, &gradWeight, &gradBias}) {
+      EXPECT_EQ(aclDestroyTensor(*t), ACLNN_SUCCESS);
+      *t = nullptr;
+    }
+    for (aclIntArray **a : {&biasSizes, &stride, &padding, &dilation, &outputPadding}) {
+      EXPECT_EQ(aclDestroyIntArray(*a), ACLNN_SUCCESS);
+      *a = nullptr;
+    }
+    EXPECT_EQ(aclDestroyBoolArray(outputMask), ACLNN_SUCCESS);
+    outputMask = nullptr;
+  }
+};
+
+class ConvEntry : public executor_test::RuntimeFixture {
+ protected:
+  void SetUp() override {
+    RuntimeFixture::SetUp();
+    saved_ = aclnn_cpu::settings();
+    aclnn_cpu::set_product(aclnn_cpu::Product::kAscend910B);
+    aclnn_cpu::set_strict(false);
+  }
+  void TearDown() override {
+    aclnn_cpu::set_product(saved_.product);
+    aclnn_cpu::set_strict(saved_.strict);
+    RuntimeFixture::TearDown();
+  }
+  aclnn_cpu::Settings saved_;
+};
+
+TEST_F(ConvEntry, DestroyedTensorArgumentIs161002BeforeValidation) {
+  SmallCase c;
+  aclTensor *stale = c.weight;
+  ASSERT_EQ(aclDestroyTensor(stale), ACLNN_SUCCESS);
+  c.weight = nullptr;
+  uint64_t size = 77;
+  aclOpExecutor *executor = nullptr;
+  EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, stale, c.biasSizes, c.stride, c.padding,
+                                                     c.dilation, false, c.outputPadding, 1, c.outputMask, 1,
+                                                     c.gradInput, c.gradWeight, c.gradBias, &size, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("weight"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("not a live aclTensor"), std::string::npos) << last_error();
+  EXPECT_EQ(size, 77u);  // a failed call writes no output
+  EXPECT_EQ(executor, nullptr);
+}
+
+TEST_F(ConvEntry, GarbageArgumentIsRefusedWithoutBeingRead) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(
+                c.gradOutput, c.input, c.weight, c.biasSizes, c.stride, c.padding, c.dilation, false,
+                c.outputPadding, 1, executor_test::garbage_handle<aclBoolArray>(), 1, c.gradInput, c.gradWeight,
+                c.gradBias, &size, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("outputMask (0x100) is not a live aclBoolArray"), std::string::npos) << last_error();
+}
+
+TEST_F(ConvEntry, EveryObjectArgumentIsCheckedForLiveness) {
+  // Each argument in turn is replaced by a handle of the wrong kind; every one must be named and refused.
+  const int64_t dims[] = {1};
+  aclTensor *not_array = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+  aclIntArray *not_tensor = aclCreateIntArray(dims, 1);
+  const char *const names[] = {"gradOutput", "input",         "weight",     "biasSizes", "stride",     "padding",
+                               "dilation",   "outputPadding", "outputMask", "gradInput", "gradWeight", "gradBias"};
+  for (int i = 0; i < 12; ++i) {
+    SmallCase c;
+    const void *args[12] = {c.gradOutput, c.input,         c.weight,     c.biasSizes, c.stride,     c.padding,
+                            c.dilation,   c.outputPadding, c.outputMask, c.gradInput, c.gradWeight, c.gradBias};
+    const bool is_tensor = i < 3 || i >= 9;
+    args[i] = is_tensor ? static_cast<const void *>(not_tensor) : static_cast<const void *>(not_array);
+    uint64_t size = 0;
+    aclOpExecutor *executor = nullptr;
+    int st = aclnnConvolutionBackwardGetWorkspaceSize(
+        static_cast<const aclTensor *>(args[0]), static_cast<const aclTensor *>(args[1]),
+        static_cast<const aclTensor *>(args[2]), static_cast<const aclIntArray *>(args[3]),
+        static_cast<const aclIntArray *>(args[4]), static_cast<const aclIntArray *>(args[5]),
+        static_cast<const aclIntArray *>(args[6]), false, static_cast<const aclIntArray *>(args[7]), 1,
+        static_cast<const aclBoolArray *>(args[8]), 1, const_cast<aclTensor *>(static_cast<const aclTensor *>(args[9])),
+        const_cast<aclTensor *>(static_cast<const aclTensor *>(args[10])),
+        const_cast<aclTensor *>(static_cast<const aclTensor *>(args[11])), &size, &executor);
+    EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << names[i];
+    EXPECT_NE(last_error().find(std::string(names[i]) + " ("), std::string::npos) << last_error();
+    EXPECT_EQ(executor, nullptr);
+  }
+  EXPECT_EQ(aclDestroyTensor(not_array), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(not_tensor), ACLNN_SUCCESS);
+}
+
+TEST_F(ConvEntry, NullOutPointersAre161001InsteadOfACrash) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  int st = c.get_workspace_size(nullptr, &executor);
+  if (placeholder(st, last_error())) GTEST_SKIP() << "validation not implemented yet";
+  EXPECT_EQ(st, ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_NE(last_error().find("workspaceSize is nullptr"), std::string::npos) << last_error();
+  EXPECT_EQ(executor, nullptr);
+  EXPECT_EQ(c.get_workspace_size(&size, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_NE(last_error().find("executor is nullptr"), std::string::npos) << last_error();
+}
+
+TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  int st = c.get_workspace_size(&size, &executor);
+  if (placeholder(st, last_error())) GTEST_SKIP() << "validation not implemented yet";
+  ASSERT_EQ(st, ACLNN_SUCCESS) << last_error();
+  ASSERT_TRUE(is_live_handle(HandleKind::kExecutor, executor));
+  std::vector<unsigned char> workspace(size);
+
+  StreamBlocker blocker(stream_);
+  ASSERT_TRUE(blocker.blocking());
+  ASSERT_EQ(aclnnConvolutionBackward(size > 0 ? workspace.data() : nullptr, size, executor, stream_), ACLNN_SUCCESS)
+      << last_error();
+  // What torch_npu does: destroy every descriptor right after launch, before the stream has run the work.
+  c.destroy_all();
+  EXPECT_EQ(c.dx[0], -1.0f);  // the work has provably not run yet
+  blocker.release();
+  st = aclrtSynchronizeStream(stream_);
+  if (placeholder(st, runtime_error_text())) GTEST_SKIP() << "execution not implemented yet";
+  ASSERT_EQ(st, ACL_SUCCESS) << runtime_error_text();
+  for (float v : c.dx) EXPECT_EQ(v, 2.0f);
+  for (float v : c.dw) EXPECT_EQ(v, 4.0f);
+  for (float v : c.db) EXPECT_EQ(v, 4.0f);
+}
+
+TEST_F(ConvEntry, AFailedValidationCreatesNoExecutor) {
+  SmallCase c;
+  uint64_t size = 5;
+  aclOpExecutor *executor = nullptr;
+  int st = aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride,
+                                                    c.padding, c.dilation, false, c.outputPadding, 0, c.outputMask,
+                                                    1, c.gradInput, c.gradWeight, c.gradBias, &size, &executor);
+  EXPECT_NE(st, ACLNN_SUCCESS);  // groups 0: 161002 once validation lands
+  EXPECT_EQ(size, 5u);
+  EXPECT_EQ(executor, nullptr);
+}
+
+// A hand-built problem: the operation's address refresh does not need validation.
+aclnn_cpu::conv_bwd::TensorArg arg(std::vector<int64_t> shape, void *data) {
+  aclnn_cpu::conv_bwd::TensorArg t;
+  t.present = true;
+  t.dtype = ACL_FLOAT;
+  t.shape = shape;
+  t.strides.assign(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) t.strides[i - 1] = t.strides[i] * shape[i];
+  t.numel = 1;
+  for (int64_t d : shape) t.numel *= d;
+  t.data = data;
+  return t;
+}
+
+aclnn_cpu::conv_bwd::Problem small_problem(std::vector<float> *buf) {
+  aclnn_cpu::conv_bwd::Problem p;
+  p.rank = 4;
+  p.mask[0] = p.mask[1] = true;
+  p.grad_output = arg({1, 2, 2, 2}, buf->data());
+  p.input = arg({1, 2, 2, 2}, buf->data());
+  p.weight = arg({2, 2, 1, 1}, buf->data());
+  p.grad_input = arg({1, 2, 2, 2}, buf->data());
+  p.grad_weight = arg({2, 2, 1, 1}, buf->data());
+  return p;  // grad_bias absent
+}
+
+TEST_F(ConvEntry, RefreshingAnAddressRepointsTheExecutorsCopyOnly) {
+  std::vector<float> buf(8);
+  std::vector<float> other(8);
+  auto op = std::make_shared<aclnn_cpu::ConvBackwardOperation>(small_problem(&buf));
+  aclOpExecutor *exec = aclnn_cpu::create_executor(op);
+  const int64_t dims[] = {2, 2, 1, 1};
+  aclTensor *t = aclCreateTensor(dims, 4, ACL_FLOAT, nullptr, 0, ACL_FORMAT_NCHW, dims, 4, buf.data());
+
+  ASSERT_EQ(aclSetInputTensorAddr(exec, 2, t, other.data()), ACLNN_SUCCESS) << last_error();
+  auto *now = dynamic_cast<aclnn_cpu::ConvBackwardOperation *>(exec->operation.get());
+  ASSERT_NE(now, nullptr);
+  EXPECT_NE(now, op.get());                          // a new operation: launches already queued keep the old one
+  EXPECT_EQ(op->problem().weight.data, buf.data());  // the old one is unchanged
+  EXPECT_EQ(now->problem().weight.data, other.data());
+  EXPECT_EQ(now->problem().input.data, buf.data());
+  void *recorded = nullptr;
+  aclGetRawTensorAddr(t, &recorded);
+  EXPECT_EQ(recorded, other.data());  // the tensor records it too, as in CANN
+
+  ASSERT_EQ(aclSetOutputTensorAddr(exec, 0, t, other.data()), ACLNN_SUCCESS) << last_error();
+  now = dynamic_cast<aclnn_cpu::ConvBackwardOperation *>(exec->operation.get());
+  EXPECT_EQ(now->problem().grad_input.data, other.data());
+
+  EXPECT_EQ(aclDestroyAclOpExecutor(exec), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+}
+
+TEST_F(ConvEntry, RefreshingAnAddressRefusesBadRequests) {
+  std::vector<float> buf(8);
+  aclOpExecutor *exec =
+      aclnn_cpu::create_executor(std::make_shared<aclnn_cpu::ConvBackwardOperation>(small_problem(&buf)));
+  const int64_t dims[] = {2};
+  aclTensor *t = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+
+  EXPECT_EQ(aclSetInputTensorAddr(exec, 3, t, buf.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("index 3"), std::string::npos) << last_error();
+  EXPECT_EQ(aclSetOutputTensorAddr(exec, 2, t, buf.data()), ACLNN_ERR_PARAM_INVALID);  // gradBias was NULL
+  EXPECT_NE(last_error().find("gradBias was nullptr"), std::string::npos) << last_error();
+  EXPECT_EQ(aclSetInputTensorAddr(exec, 0, t, nullptr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("addr is nullptr"), std::string::npos) << last_error();
+
+  // An address inside an aclrtMalloc allocation must leave room for the whole view (8 floats = 32 bytes).
+  void *device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  ASSERT_TRUE(aclnn_cpu::runtime::find_allocation(device, &begin, &end));
+  void *too_late = const_cast<unsigned char *>(end) - 16;
+  EXPECT_EQ(aclSetInputTensorAddr(exec, 1, t, too_late), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("reaches outside"), std::string::npos) << last_error();
+  EXPECT_EQ(aclSetInputTensorAddr(exec, 1, t, device), ACLNN_SUCCESS) << last_error();
+
+  void *recorded = nullptr;
+  aclGetRawTensorAddr(t, &recorded);
+  EXPECT_EQ(recorded, device);  // only the successful call changed the tensor
+  EXPECT_EQ(aclDestroyAclOpExecutor(exec), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+}
+
+}  // namespace
