@@ -5,7 +5,9 @@
 // Build and run by hand (clang, from the repository root):
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -Iinclude -Itests
 //           fuzz/numerics_fuzz.cpp src/numerics/*.cpp -o /tmp/numerics_fuzz        (one command line)
-//   /tmp/numerics_fuzz -runs=200000 -seed=1 fuzz/corpus/numerics
+//   mkdir -p /tmp/numerics_corpus && /tmp/numerics_fuzz -runs=200000 -seed=1 /tmp/numerics_corpus fuzz/corpus/numerics
+// (libFuzzer writes new inputs into the FIRST corpus directory: keep a scratch one first so the checked-in seeds
+// stay the hand-made ones.)
 // For CMake: one executable from fuzz/numerics_fuzz.cpp plus the src/numerics/*.cpp sources compiled with the
 // same flags (so libFuzzer sees coverage inside the conversions; nothing else from src/ is needed), include
 // directories src/, include/ and tests/, compile and link flag -fsanitize=fuzzer (plus the sanitizers), seed

@@ -33,7 +33,7 @@ rt::LiveSet &data_buffers() {
   return *live;
 }
 
-const char *level_name(aclLogLevel level) {
+const char *level_name(int32_t level) {
   switch (level) {
     case ACL_DEBUG:
       return "DEBUG";
@@ -80,7 +80,7 @@ aclFloat16 aclFloatToFloat16(float value) {
 // CANN's table: 0 for ACL_STRING and ACL_DT_UNDEFINED, 1 for the sub-byte ACL_INT4/ACL_UINT1, and 8 for any
 // value it does not list.
 size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
+  switch (rt::enum_value(dataType)) {
     case ACL_STRING:
     case ACL_DT_UNDEFINED:
       return 0;
@@ -193,7 +193,8 @@ const char *aclGetRecentErrMsg() {
 
 void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line, const char *fmt, ...) {
   if (fmt == nullptr) return;
-  if (logLevel < ACL_WARNING && aclnn_cpu::settings().verbose <= 0) return;
+  const int32_t level = rt::enum_value(logLevel);
+  if (level < ACL_WARNING && aclnn_cpu::settings().verbose <= 0) return;
   char text[kAppLogLimit];
   va_list args;
   va_start(args, fmt);
@@ -202,7 +203,7 @@ void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_
   if (n < 0) return;
   static const char kMark[] = "...[truncated]";
   if (static_cast<size_t>(n) >= sizeof(text)) std::memcpy(text + sizeof(text) - sizeof(kMark), kMark, sizeof(kMark));
-  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", level_name(logLevel), file != nullptr ? file : "?",
+  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", level_name(level), file != nullptr ? file : "?",
                static_cast<unsigned>(line), func != nullptr ? func : "?", text);
 }
 
@@ -229,8 +230,9 @@ aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
   static const char kApi[] = "aclGetCannAttribute";
   if (value == nullptr) return rt::null_argument(kApi, "value");
-  if (cannAttr < ACL_CANN_ATTR_INF_NAN || cannAttr > ACL_CANN_ATTR_JIT_COMPILE) {
-    return rt::invalid_argument(ACL_ERROR_INVALID_PARAM, kApi, "cannAttr", std::to_string(cannAttr),
+  const int32_t attr = rt::enum_value(cannAttr);
+  if (attr < ACL_CANN_ATTR_INF_NAN || attr > ACL_CANN_ATTR_JIT_COMPILE) {
+    return rt::invalid_argument(ACL_ERROR_INVALID_PARAM, kApi, "cannAttr", std::to_string(attr),
                                 "expected ACL_CANN_ATTR_INF_NAN (0), ACL_CANN_ATTR_BF16 (1) or "
                                 "ACL_CANN_ATTR_JIT_COMPILE (2)");
   }
@@ -239,7 +241,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
   aclGetCannAttributeList(&list, &num);
   *value = 0;
   for (size_t i = 0; i < num; ++i) {
-    if (list[i] == cannAttr) *value = 1;
+    if (list[i] == attr) *value = 1;
   }
   return ACL_SUCCESS;
 }
@@ -254,7 +256,8 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
                                   "this host has one device, 0");
     }
     if (value == nullptr) return rt::null_argument(kApi, "value");
-    switch (deviceInfo) {
+    const int32_t info = rt::enum_value(deviceInfo);
+    switch (info) {
       case ACL_DEVICE_INFO_AI_CORE_NUM:
       case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
         *value = aclnn_cpu::effective_num_threads();
@@ -264,7 +267,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         return ACL_SUCCESS;
       default:
         return rt::invalid_argument(ACL_ERROR_INVALID_PARAM, kApi, "deviceInfo",
-                                    std::to_string(static_cast<int>(deviceInfo)),
+                                    std::to_string(info),
                                     "expected ACL_DEVICE_INFO_AI_CORE_NUM (0), ACL_DEVICE_INFO_VECTOR_CORE_NUM (1) "
                                     "or ACL_DEVICE_INFO_L2_SIZE (2)");
     }

@@ -15,8 +15,8 @@ namespace rt = aclnn_cpu::runtime;
 
 namespace {
 
-aclError check_kind(const char *api, aclrtMemcpyKind kind) {
-  const int k = static_cast<int>(kind);
+aclError check_kind(const char *api, const aclrtMemcpyKind &kind) {
+  const int32_t k = rt::enum_value(kind);
   if (k >= ACL_MEMCPY_HOST_TO_HOST && k <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) return ACL_SUCCESS;
   return rt::invalid_argument(ACL_ERROR_INVALID_PARAM, api, "kind", std::to_string(k),
                               "expected ACL_MEMCPY_HOST_TO_HOST (0) .. ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (5)");
@@ -24,7 +24,7 @@ aclError check_kind(const char *api, aclrtMemcpyKind kind) {
 
 // The checks shared by aclrtMemcpy and aclrtMemcpyAsync, in CANN's order: pointers, kind, sizes.
 aclError check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count,
-                    aclrtMemcpyKind kind) {
+                    const aclrtMemcpyKind &kind) {
   aclError status = rt::require_device(api);
   if (status != ACL_SUCCESS) return status;
   if (dst == nullptr) return rt::null_argument(api, "dst");
@@ -160,7 +160,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
   return rt::guarded(kApi, [&]() -> aclError {
     const aclError status = rt::require_device(kApi);
     if (status != ACL_SUCCESS) return status;
-    const int a = static_cast<int>(attr);
+    const int32_t a = rt::enum_value(attr);
     if (a < ACL_DDR_MEM || a > ACL_MEM_P2P_HUGE1G) {
       return rt::invalid_argument(ACL_ERROR_INVALID_PARAM, kApi, "attr", std::to_string(a),
                                   "expected an aclrtMemAttr from ACL_DDR_MEM (0) to ACL_MEM_P2P_HUGE1G (17)");

@@ -8,17 +8,17 @@ namespace rt = aclnn_cpu::runtime;
 
 namespace {
 
-aclError set_option(const char *api, bool context_level, aclSysParamOpt opt, int64_t value) {
+aclError set_option(const char *api, bool context_level, const aclSysParamOpt &opt, int64_t value) {
   return rt::guarded(api, [&]() -> aclError {
     const aclError status = rt::require_initialized(api);
-    return status != ACL_SUCCESS ? status : rt::set_sys_param(api, context_level, opt, value);
+    return status != ACL_SUCCESS ? status : rt::set_sys_param(api, context_level, rt::enum_value(opt), value);
   });
 }
 
-aclError get_option(const char *api, bool context_level, aclSysParamOpt opt, int64_t *value) {
+aclError get_option(const char *api, bool context_level, const aclSysParamOpt &opt, int64_t *value) {
   return rt::guarded(api, [&]() -> aclError {
     const aclError status = rt::require_initialized(api);
-    return status != ACL_SUCCESS ? status : rt::get_sys_param(api, context_level, opt, value);
+    return status != ACL_SUCCESS ? status : rt::get_sys_param(api, context_level, rt::enum_value(opt), value);
   });
 }
 

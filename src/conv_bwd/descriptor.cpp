@@ -229,9 +229,19 @@ std::string format_desc(const ConvDesc &desc) {
 bool parse_desc(const std::string &text, ConvDesc *out, std::string *error) {
   ConvDesc desc;
   std::map<std::string, Item> items;
+  std::vector<std::string> fields;
   std::istringstream is(text);
-  std::string field;
-  while (std::getline(is, field, '_')) {
+  std::string piece;
+  while (std::getline(is, piece, '_')) {
+    // SoC names may themselves hold a '_' ("Ascend910_93").
+    if (!fields.empty() && fields.back().compare(0, 6, "Ascend") == 0 && !piece.empty() &&
+        piece.find_first_not_of("0123456789") == std::string::npos) {
+      fields.back() += "_" + piece;
+    } else {
+      fields.push_back(piece);
+    }
+  }
+  for (const std::string &field : fields) {
     if (field.empty()) continue;
     if (field.compare(0, 6, "Ascend") == 0) {
       if (!parse_product(field, &desc.product)) {

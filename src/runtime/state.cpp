@@ -127,9 +127,8 @@ aclError initialize(const char *api, const char *config_path) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.init_refs > 0) {
-    ++s.init_refs;
-    return fail(ACL_ERROR_REPEAT_INITIALIZE, api,
-                "already initialized; the reference count is now " + std::to_string(s.init_refs));
+    ++s.init_refs;  // not an error worth a message: CANN only logs it
+    return ACL_ERROR_REPEAT_INITIALIZE;
   }
   aclError status = check_config_path(api, config_path);
   if (status != ACL_SUCCESS) return status;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -22,6 +23,16 @@ aclError null_argument(const char *api, const char *param) noexcept;
 // `status` with "parameter <param> = <value> is invalid: <rule>".
 aclError invalid_argument(aclError status, const char *api, const char *param, const std::string &value,
                           const std::string &rule) noexcept;
+
+// The value a C caller passed for an enum parameter. Read through memcpy: a value that is none of the
+// enumerators must not be loaded as the enum type (undefined behaviour, reported by UBSan).
+template <class Enum>
+int32_t enum_value(const Enum &value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "CANN's enums are int-sized");
+  int32_t raw = 0;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
 
 // "0x7f..." for messages that name a handle without touching it.
 std::string pointer_text(const void *p);

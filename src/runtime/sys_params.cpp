@@ -23,11 +23,10 @@ Store &store() {
   return *s;
 }
 
-aclError check_option(const char *api, bool context_level, aclSysParamOpt opt) {
-  const int last = context_level ? 2 : 3;
-  const int o = static_cast<int>(opt);
-  if (o >= 0 && o <= last) return ACL_SUCCESS;
-  return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "opt", std::to_string(o),
+aclError check_option(const char *api, bool context_level, int32_t opt) {
+  const int32_t last = context_level ? 2 : 3;
+  if (opt >= 0 && opt <= last) return ACL_SUCCESS;
+  return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "opt", std::to_string(opt),
                           context_level ? "the context level accepts ACL_OPT_DETERMINISTIC (0), "
                                           "ACL_OPT_ENABLE_DEBUG_KERNEL (1) and ACL_OPT_STRONG_CONSISTENCY (2)"
                                         : "expected an aclSysParamOpt from 0 to 3");
@@ -35,7 +34,7 @@ aclError check_option(const char *api, bool context_level, aclSysParamOpt opt) {
 
 }  // namespace
 
-aclError set_sys_param(const char *api, bool context_level, aclSysParamOpt opt, int64_t value) {
+aclError set_sys_param(const char *api, bool context_level, int32_t opt, int64_t value) {
   const aclError status = check_option(api, context_level, opt);
   if (status != ACL_SUCCESS) return status;
   Store &s = store();
@@ -45,7 +44,7 @@ aclError set_sys_param(const char *api, bool context_level, aclSysParamOpt opt, 
   return ACL_SUCCESS;
 }
 
-aclError get_sys_param(const char *api, bool context_level, aclSysParamOpt opt, int64_t *value) {
+aclError get_sys_param(const char *api, bool context_level, int32_t opt, int64_t *value) {
   const aclError status = check_option(api, context_level, opt);
   if (status != ACL_SUCCESS) return status;
   if (value == nullptr) return null_argument(api, "value");
@@ -54,7 +53,7 @@ aclError get_sys_param(const char *api, bool context_level, aclSysParamOpt opt, 
   if (!s.set[opt]) {
     lock.unlock();
     return fail(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, api,
-                "option " + std::to_string(static_cast<int>(opt)) + " has not been set");
+                "option " + std::to_string(opt) + " has not been set");
   }
   *value = s.value[opt];
   return ACL_SUCCESS;

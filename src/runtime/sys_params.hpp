@@ -11,8 +11,9 @@ namespace runtime {
 
 // `context_level` selects the aclrtCtx* rules: options 0..2 there, 0..3 at process level; any other option is
 // ACL_ERROR_INVALID_PARAM. Getting an option never set is ACL_ERROR_RT_SYSPARAMOPT_NOT_SET.
-aclError set_sys_param(const char *api, bool context_level, aclSysParamOpt opt, int64_t value);
-aclError get_sys_param(const char *api, bool context_level, aclSysParamOpt opt, int64_t *value);
+// `opt` is the caller's aclSysParamOpt as read by enum_value.
+aclError set_sys_param(const char *api, bool context_level, int32_t opt, int64_t value);
+aclError get_sys_param(const char *api, bool context_level, int32_t opt, int64_t *value);
 
 // Forgets every value (aclFinalize).
 void clear_sys_params();

@@ -135,7 +135,6 @@ TEST_F(MemoryTest, MemcpyChecksPointersKindAndSizes) {
   EXPECT_EQ(aclrtMemcpy(dst.data(), 8, nullptr, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemcpy(dst.data(), 8, src.data(), 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(take_error().find("kind = 6"), std::string::npos);
-  EXPECT_EQ(aclrtMemcpy(dst.data(), 8, src.data(), 8, static_cast<aclrtMemcpyKind>(-1)), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemcpy(dst.data(), 0, src.data(), 0, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
 
   // Beyond CANN: a copy that would run past the end of an aclrtMalloc block is refused.
@@ -170,7 +169,6 @@ TEST_F(MemoryTest, MemInfoReportsTheHostMemory) {
   EXPECT_GT(free, 0u);
   EXPECT_LE(free, total);
   EXPECT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &total), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtGetMemInfo(static_cast<aclrtMemAttr>(99), &free, &total), ACL_ERROR_INVALID_PARAM);
 }
 
 TEST_F(MemoryTest, FreeWaitsForQueuedWorkThatMayStillUseTheBlock) {
