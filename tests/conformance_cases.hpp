@@ -34,11 +34,15 @@ inline const std::vector<std::string> &feature_cases() {
       "mb1_g1_ic1oc1_ih10iw11_kh4kw5_sh1sw1_ph3pw4_dh2dw2",  // test_conv2d_same_padding_backward
       "mb1_g1_ic1oc1_ih10iw11_kh4kw4_sh1sw1_ph1:2pw1:2_dh1dw1",  // 'same' with an even kernel (asymmetric)
       "mb3_g1_ic4oc5_ih6iw6_kh1kw1_sh2sw2_ph0pw0_dh1dw1",  // 1x1 strided
+      "mb1_g1_ic1oc1_iw12_kw4_sw1_pw3_dw2",                // test_conv1d_same_padding_backward
+      "mb1_g1_ic1oc1_iw12_kw4_sw1_pw0_dw1",                // test_conv1d_valid_padding_backward
+      "mb2_g1_ic3oc3_ih5iw5_kh1kw1_sh1sw1_ph0pw0_dh1dw1",  // test_Conv2d_size_1_kernel
       // 3-D
       "mb2_g2_ic4oc4_id5ih6iw5_kd3kh2kw3_sd2sh1sw2_pd1ph0pw1_dd1dh2dw1",
       "mb1_g4_ic4oc8_id4ih5iw4_kd3kh3kw3_sd1sh2sw1_pd1ph1pw1_dd1dh1dw1",  // depthwise 3-D
       "mb2_g2_ic4oc16_id6ih6iw6_kd3kh3kw3_sd1sh1sw1_pd0ph0pw0_dd1dh1dw1",  // test_Conv3d_groups_nobias
       "mb1_g1_ic3oc4_id3ih7iw5_kd2kh3kw2_sd3sh2sw3_pd2ph0pw1_dd1dh2dw1",
+      "mb1_g1_ic1oc1_id1ih11iw12_kd1kh2kw5_sd1sh1sw1_pd0ph1pw4_dd2dh2dw2",  // test_conv3d_same_padding_backward
       // transposed
       "mb2_g1_ic3oc2_iw5_kw3_sw2_pw1_dw1_tr1_opw1",
       "mb1_g2_ic4oc6_ih4iw5_kh3kw3_sh2sw3_ph1pw1_dh1dw1_tr1_oph1opw2",
@@ -48,6 +52,9 @@ inline const std::vector<std::string> &feature_cases() {
       "mb1_g1_ic4oc3_ih6iw6_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph1opw1",  // ConvTranspose2d large output padding
       "mb1_g1_ic16oc3_id4ih10iw10_kd4kh4kw4_sd2sh2sw2_pd3ph3pw3_dd1dh1dw1_tr1_opd0oph0opw0",  // atk 211 scaled
       "mb2_g1_ic3oc3_id3ih5iw5_kd1kh1kw1_sd1sh1sw1_pd0ph0pw0_dd1dh1dw1_tr1_opd0oph0opw0",  // size-1 kernel
+      "mb2_g1_ic3oc3_ih5iw5_kh1kw1_sh1sw1_ph0pw0_dh1dw1_tr1_oph0opw0",  // test_ConvTranspose2d_size_1_kernel
+      "mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph1opw1",  // ConvTranspose2d chain, first layer scaled
+      "mb1_g2_ic4oc6_iw6_kw3_sw2_pw0_dw3_tr1_opw2",  // output padding >= stride, < dilation (PyTorch allows it)
   };
   return cases;
 }

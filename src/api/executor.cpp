@@ -91,6 +91,7 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   if (executor == nullptr) return param_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is nullptr");
   Claim claim;
   if (int st = claim_executor(api, executor, &claim)) return st;
+  if (claim.operation == nullptr) return inner_error(ACLNN_ERR_INNER, api, "the executor records no work");
   const uint64_t needed = claim.operation->workspace_size();
   if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
 

@@ -21,6 +21,7 @@ thread_local const void *current_context = nullptr;
 
 // Everything owned by device 0, taken out of the registries under the lock and released after it.
 struct Released {
+  bool device_closed = false;  // false: nothing to release (a device reference is still held)
   std::shared_ptr<Stream> default_stream;
   std::vector<std::shared_ptr<Stream>> streams;
   std::vector<std::shared_ptr<Event>> events;
@@ -29,6 +30,7 @@ struct Released {
 
 Released take_device_resources_locked(State &s) {
   Released r;
+  r.device_closed = true;
   r.default_stream = std::move(s.default_stream);
   r.streams = s.streams.take_all();
   r.events = s.events.take_all();
@@ -41,6 +43,7 @@ Released take_device_resources_locked(State &s) {
 // Drains every stream (all of them first stop accepting work and drain concurrently, so that a stream waiting
 // for another one's event completes), then frees every allocation.
 void release(Released r) {
+  if (!r.device_closed) return;
   if (r.default_stream) r.streams.push_back(std::move(r.default_stream));
   for (auto &stream : r.streams) stream->request_stop(false);
   for (auto &stream : r.streams) stream->join();
@@ -50,7 +53,8 @@ void release(Released r) {
 }
 
 aclError refuse_on_stream_worker(const char *api) {
-  return fail(ACL_ERROR_FAILURE, api, "must not be called from work running on a stream (it would wait for itself)");
+  return fail(ACL_ERROR_FAILURE, api,
+              "must not be called from work running on a stream (it would wait for that work)");
 }
 
 aclError check_config_path(const char *api, const char *config_path) {
@@ -62,10 +66,12 @@ aclError check_config_path(const char *api, const char *config_path) {
 }
 
 void open_device_locked(State &s) {
-  if (s.device_refs++ > 0) return;
-  auto primary = std::make_shared<Context>();
-  primary->primary = true;
-  s.primary_context = s.contexts.add(std::move(primary));
+  if (s.device_refs == 0) {
+    auto primary = std::make_shared<Context>();
+    primary->primary = true;
+    s.primary_context = s.contexts.add(std::move(primary));
+  }
+  ++s.device_refs;
 }
 
 // Drops one device reference (all of them when `force`); returns what must be released when none is left.
@@ -79,10 +85,10 @@ aclError finalize_locked_to_zero(const char *api, std::unique_lock<std::mutex> *
   if (on_stream_worker()) return refuse_on_stream_worker(api);
   State &s = state();
   s.init_refs = 0;
+  clear_sys_params();
   Released r = take_device_resources_locked(s);
   lock->unlock();
   release(std::move(r));
-  clear_sys_params();
   return ACL_SUCCESS;
 }
 

@@ -22,7 +22,8 @@ aclError fail(aclError status, const char *api, const std::string &detail) noexc
 
 aclError null_argument(const char *api, const char *param) noexcept {
   try {
-    return fail(ACL_ERROR_INVALID_PARAM, api, std::string("parameter ") + param + " is NULL; a valid pointer is required");
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                std::string("parameter ") + param + " is NULL; a valid pointer is required");
   } catch (...) {
     return ACL_ERROR_INVALID_PARAM;
   }

@@ -110,7 +110,8 @@ TEST_F(ConvEntry, DestroyedTensorArgumentIs161002BeforeValidation) {
   ASSERT_EQ(aclDestroyTensor(stale), ACLNN_SUCCESS);
   c.weight = nullptr;
   uint64_t size = 77;
-  aclOpExecutor *executor = nullptr;
+  aclOpExecutor *const untouched = executor_test::garbage_handle<aclOpExecutor>();
+  aclOpExecutor *executor = untouched;
   EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, stale, c.biasSizes, c.stride, c.padding,
                                                      c.dilation, false, c.outputPadding, 1, c.outputMask, 1,
                                                      c.gradInput, c.gradWeight, c.gradBias, &size, &executor),
@@ -118,7 +119,7 @@ TEST_F(ConvEntry, DestroyedTensorArgumentIs161002BeforeValidation) {
   EXPECT_NE(last_error().find("weight"), std::string::npos) << last_error();
   EXPECT_NE(last_error().find("not a live aclTensor"), std::string::npos) << last_error();
   EXPECT_EQ(size, 77u);  // a failed call writes no output
-  EXPECT_EQ(executor, nullptr);
+  EXPECT_EQ(executor, untouched);
 }
 
 TEST_F(ConvEntry, GarbageArgumentIsRefusedWithoutBeingRead) {
@@ -206,13 +207,14 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
 TEST_F(ConvEntry, AFailedValidationCreatesNoExecutor) {
   SmallCase c;
   uint64_t size = 5;
-  aclOpExecutor *executor = nullptr;
+  aclOpExecutor *const untouched = executor_test::garbage_handle<aclOpExecutor>();
+  aclOpExecutor *executor = untouched;
   int st = aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride,
                                                     c.padding, c.dilation, false, c.outputPadding, 0, c.outputMask,
                                                     1, c.gradInput, c.gradWeight, c.gradBias, &size, &executor);
-  EXPECT_NE(st, ACLNN_SUCCESS);  // groups 0: 161002 once validation lands
+  EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << last_error();  // groups 0 (SPEC §5.6 N11)
   EXPECT_EQ(size, 5u);
-  EXPECT_EQ(executor, nullptr);
+  EXPECT_EQ(executor, untouched);
 }
 
 // A hand-built problem: the operation's address refresh does not need validation.

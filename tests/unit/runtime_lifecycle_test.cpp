@@ -197,13 +197,20 @@ TEST_F(LifecycleTest, TheDeviceIsReferenceCountedAndOnlyDeviceZeroExists) {
   EXPECT_EQ(device, 0);
   ASSERT_EQ(aclrtMalloc(&p, 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+  aclrtStream kept = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&kept), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);  // one reference left: nothing released
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  EXPECT_TRUE(aclnn_cpu::runtime::find_allocation(p, &begin, &end));
+  EXPECT_EQ(aclrtSynchronizeStream(kept), ACL_SUCCESS);
   EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);  // last reference: stream and memory released
   EXPECT_EQ(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_EQ(aclrtCreateStream(&stream), ACL_ERROR_RT_CONTEXT_NULL);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtDestroyStream(kept), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFree(p), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDeviceForce(0), ACL_SUCCESS);  // drops both references

@@ -1,0 +1,34 @@
+// One problem through the public CANN API, exactly as an application calls it: device buffers and tensors,
+// aclnnConvolutionBackwardGetWorkspaceSize, workspace allocation, aclnnConvolutionBackward on a stream,
+// aclrtSynchronizeStream. The first call's outputs are kept for checking; then `reps` timed calls follow, each
+// compared bitwise with the first.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "conv_bwd/descriptor.hpp"
+#include "host_data.hpp"
+
+namespace aclnn_cpu {
+namespace demo {
+
+struct ApiRun {
+  bool ok = false;
+  std::string failed_call;  // the API call that failed, when !ok
+  int status = 0;           // its return value
+  std::string message;      // aclGetRecentErrMsg (or our own text)
+  uint64_t workspace_bytes = 0;
+  std::vector<unsigned char> outputs[3];  // downloaded gradInput, gradWeight, gradBias (present ones)
+  double first_ms = 0;                    // the checked call
+  double ms_per_call = 0;                 // mean over the timed repetitions
+  int reps = 0;
+  bool bitwise_repeatable = true;  // every repetition reproduced the first call's outputs
+};
+
+ApiRun run_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, aclrtStream stream, int reps);
+
+}  // namespace demo
+}  // namespace aclnn_cpu
