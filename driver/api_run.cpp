@@ -92,8 +92,8 @@ class ApiCall {
         tensor(conv_bwd::kDescGradOutput), tensor(conv_bwd::kDescInput), tensor(conv_bwd::kDescWeight),
         attrs_.bias_sizes.get(), attrs_.stride.get(), attrs_.padding.get(), attrs_.dilation.get(), desc_.transposed,
         attrs_.output_padding.get(), static_cast<int>(desc_.groups), attrs_.mask.get(),
-        static_cast<int8_t>(desc_.cube_math_type), tensor(conv_bwd::kDescGradInput),
-        tensor(conv_bwd::kDescGradWeight), tensor(conv_bwd::kDescGradBias), &workspace_size, &executor);
+        static_cast<int8_t>(desc_.cube_math_type), tensor(conv_bwd::kDescGradInput), tensor(conv_bwd::kDescGradWeight),
+        tensor(conv_bwd::kDescGradBias), &workspace_size, &executor);
     if (st != 0) return fail("aclnnConvolutionBackwardGetWorkspaceSize", st, recent_error());
     run_->workspace_bytes = workspace_size;
     if (!ensure_workspace(workspace_size)) {

@@ -12,8 +12,7 @@ std::string recent_error() {
   return message != nullptr ? message : "";
 }
 
-bool DeviceTensor::create(const std::vector<int64_t> &shape, aclDataType dtype, aclFormat format,
-                          std::string *error) {
+bool DeviceTensor::create(const std::vector<int64_t> &shape, aclDataType dtype, aclFormat format, std::string *error) {
   int64_t count = 1;
   for (int64_t d : shape) count *= d;
   bytes_ = static_cast<size_t>(count) * conformance::element_bytes(dtype);
@@ -21,15 +20,15 @@ bool DeviceTensor::create(const std::vector<int64_t> &shape, aclDataType dtype, 
   // aclrtMalloc refuses size 0; an empty tensor still gets a (tiny) buffer.
   aclError ret = aclrtMalloc(&dev, std::max<size_t>(bytes_, 1), ACL_MEM_MALLOC_HUGE_FIRST);
   if (ret != ACL_SUCCESS) {
-    *error = "aclrtMalloc of " + std::to_string(bytes_) + " bytes failed (" + std::to_string(ret) + "): " +
-             recent_error();
+    *error =
+        "aclrtMalloc of " + std::to_string(bytes_) + " bytes failed (" + std::to_string(ret) + "): " + recent_error();
     return false;
   }
   data_.reset(dev);
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
-  tensor_.reset(aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format, shape.data(),
-                                shape.size(), dev));
+  tensor_.reset(
+      aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format, shape.data(), shape.size(), dev));
   if (!tensor_) {
     *error = "aclCreateTensor failed: " + recent_error();
     return false;

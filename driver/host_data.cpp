@@ -18,8 +18,8 @@ class Rng {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53 * 2.0 - 1.0; }  // [-1, 1)
-  double integer() { return static_cast<double>(static_cast<int64_t>(next() % 5) - 2); }   // [-2, 2]
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53 * 2.0 - 1.0; }    // [-1, 1)
+  double integer() { return static_cast<double>(static_cast<int64_t>(next() % 5) - 2); }  // [-2, 2]
 
  private:
   uint64_t state_;

@@ -15,7 +15,7 @@ constexpr int kTensors = 6;  // conv_bwd::DescTensor order: gradOutput, input, w
 
 struct HostData {
   std::vector<int64_t> shape[kTensors];
-  std::vector<double> values[3];             // gradOutput, input, weight as stored in their dtypes
+  std::vector<double> values[3];               // gradOutput, input, weight as stored in their dtypes
   std::vector<unsigned char> bytes[kTensors];  // inputs encoded; outputs filled with a NaN poison pattern
 };
 

@@ -107,8 +107,8 @@ int main(int argc, char **argv) {
   Runtime runtime;
   if (!runtime.start(options)) return 1;
   options.startup_soc = aclnnCpuGetSoc();
-  std::printf("aclnn-cpu %s convolution backward demo: %zu case%s, seed %llu\n\n", aclnnCpuGetVersion(),
-              cases.size(), cases.size() == 1 ? "" : "s", static_cast<unsigned long long>(options.seed));
+  std::printf("aclnn-cpu %s convolution backward demo: %zu case%s, seed %llu\n\n", aclnnCpuGetVersion(), cases.size(),
+              cases.size() == 1 ? "" : "s", static_cast<unsigned long long>(options.seed));
   int failed = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const bool pass = aclnn_cpu::demo::run_case(cases[i], static_cast<int>(i + 1), static_cast<int>(cases.size()),

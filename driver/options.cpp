@@ -10,9 +10,9 @@ namespace demo {
 namespace {
 
 // Flags that name one field of a problem string ("--ih=7" is the "ih7" of "mb2_ic2oc2_ih7iw7").
-const std::set<std::string> kShapeFlags = {"mb", "g",  "ic", "oc", "id", "ih", "iw", "od",  "oh",  "ow",
-                                           "kd", "kh", "kw", "sd", "sh", "sw", "pd", "ph",  "pw",  "dd",
-                                           "dh", "dw", "opd", "oph", "opw"};
+const std::set<std::string> kShapeFlags = {"mb", "g",  "ic", "oc", "id",  "ih",  "iw", "od", "oh",
+                                           "ow", "kd", "kh", "kw", "sd",  "sh",  "sw", "pd", "ph",
+                                           "pw", "dd", "dh", "dw", "opd", "oph", "opw"};
 
 bool parse_long(const std::string &text, long long lo, long long hi, long long *out) {
   if (text.empty()) return false;
@@ -23,8 +23,8 @@ bool parse_long(const std::string &text, long long lo, long long hi, long long *
   return true;
 }
 
-bool parse_int_option(const std::string &name, const std::string &value, long long lo, long long hi,
-                      long long *out, std::string *error) {
+bool parse_int_option(const std::string &name, const std::string &value, long long lo, long long hi, long long *out,
+                      std::string *error) {
   if (parse_long(value, lo, hi, out)) return true;
   *error = "--" + name + " needs an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got \"" +
            value + "\"";

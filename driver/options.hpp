@@ -23,7 +23,7 @@ struct Options {
   bool data_given = false;
   DataKind data = DataKind::kRandom;
   std::string hf32_rounding, fp8_overflow;  // set in the environment before aclInit
-  std::vector<int> only;  // 1-based numbers of default-set cases to run (empty: all)
+  std::vector<int> only;                    // 1-based numbers of default-set cases to run (empty: all)
   bool help = false;
   bool list = false;
   // Not a flag: the product at start-up (ACLNN_CPU_SOC), for problem strings that name none.

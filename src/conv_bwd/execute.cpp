@@ -2,6 +2,7 @@
 // output. Outputs whose mask bit is false are never touched.
 #include "conv_bwd/execute.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
@@ -63,6 +64,9 @@ int execute(const Problem &p, void *workspace, uint64_t workspace_bytes) {
     return internal_failure(p, "workspace of " + std::to_string(workspace_bytes) + " bytes at " +
                                    (workspace ? "a buffer" : "NULL") + " is smaller than the " +
                                    std::to_string(layout.bytes) + " bytes asked for");
+  }
+  if (reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
+    return internal_failure(p, "the workspace is not aligned to " + std::to_string(alignof(float)) + " bytes");
   }
   unsigned char *base = static_cast<unsigned char *>(workspace);
   float *go = layout.grad_output ? reinterpret_cast<float *>(base + layout.grad_output_at) : nullptr;

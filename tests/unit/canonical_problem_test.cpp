@@ -123,6 +123,8 @@ TEST(CanonicalProblem, TooSmallAWorkspaceIsAnErrorAndWritesNothing) {
   for (int s = 0; s < kSlots; ++s) before[s] = t.t[s].bytes();
   EXPECT_EQ(aclnn_cpu::conv_bwd::execute(p, workspace.data(), need - 1), ACLNN_ERR_INNER_NULLPTR);
   EXPECT_EQ(aclnn_cpu::conv_bwd::execute(p, nullptr, need), ACLNN_ERR_INNER_NULLPTR);
+  std::vector<unsigned char> larger(need + 1);
+  EXPECT_EQ(aclnn_cpu::conv_bwd::execute(p, larger.data() + 1, need), ACLNN_ERR_INNER_NULLPTR);  // misaligned
   EXPECT_NE(std::string(aclnn_cpu::recent_error()).find("workspace"), std::string::npos);
   for (int s = 0; s < kSlots; ++s) EXPECT_EQ(t.t[s].bytes(), before[s]) << kSlotName[s];
 }
