@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the release preset and runs the CANN documentation sample problem (examples/conv_backward_sample.cpp):
-# aclnnConvolutionBackward on [2,2,7,7] x [2,2,1,1], all ones; expects gradInput 2, gradWeight 98, gradBias 98.
+# The main job: builds the release preset and runs the demo driver on its default set (CANN's documentation
+# sample problem, expecting gradInput 2, gradWeight 98, gradBias 98, then ResNet-like, 1-D, 3-D, depthwise,
+# transposed, dilated and 8-bit layers), each checked against an independent fp64 reference.
+# Arguments are passed to the driver, e.g. scripts/demo.sh mb8_g1_ic64oc64_ih56iw56_kh3kw3_sh1sw1_ph1pw1 --cmt=3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null
-cmake --build --preset release --target conv_backward_sample
-exec build/release/examples/conv_backward_sample
+cmake --build --preset release --target aclnn_cpu_demo
+exec build/release/driver/aclnn_cpu_demo "$@"

@@ -23,11 +23,15 @@ void expect_same(const ConvDesc &a, const ConvDesc &b, const std::string &text) 
     EXPECT_EQ(a.pad_begin[d], b.pad_begin[d]) << text;
     EXPECT_EQ(a.pad_end[d], b.pad_end[d]) << text;
     EXPECT_EQ(a.dilation[d], b.dilation[d]) << text;
-    if (a.transposed) EXPECT_EQ(a.output_padding[d], b.output_padding[d]) << text;
+    if (a.transposed) {
+      EXPECT_EQ(a.output_padding[d], b.output_padding[d]) << text;
+    }
   }
   for (int t = 0; t < 6; ++t) {
     EXPECT_EQ(a.present[t], b.present[t]) << text;
-    if (a.present[t]) EXPECT_EQ(a.dtype[t], b.dtype[t]) << text;
+    if (a.present[t]) {
+      EXPECT_EQ(a.dtype[t], b.dtype[t]) << text;
+    }
   }
   for (int m = 0; m < 3; ++m) EXPECT_EQ(a.mask[m], b.mask[m]) << text;
   EXPECT_EQ(a.cube_math_type, b.cube_math_type) << text;

@@ -22,11 +22,6 @@ using aclnn_cpu::is_live_handle;
 using executor_test::last_error;
 using executor_test::StreamBlocker;
 
-// True while validation or execution are still their "not implemented yet" placeholders (561103).
-bool placeholder(int status, const std::string &message) {
-  return status == ACLNN_ERR_INNER_NULLPTR && message.find("not implemented yet") != std::string::npos;
-}
-
 std::string runtime_error_text() {
   const char *e = aclGetRecentErrMsg();
   return e != nullptr ? e : "";
@@ -170,7 +165,6 @@ TEST_F(ConvEntry, NullOutPointersAre161001InsteadOfACrash) {
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   int st = c.get_workspace_size(nullptr, &executor);
-  if (placeholder(st, last_error())) GTEST_SKIP() << "validation not implemented yet";
   EXPECT_EQ(st, ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_NE(last_error().find("workspaceSize is nullptr"), std::string::npos) << last_error();
   EXPECT_EQ(executor, nullptr);
@@ -183,7 +177,6 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   int st = c.get_workspace_size(&size, &executor);
-  if (placeholder(st, last_error())) GTEST_SKIP() << "validation not implemented yet";
   ASSERT_EQ(st, ACLNN_SUCCESS) << last_error();
   ASSERT_TRUE(is_live_handle(HandleKind::kExecutor, executor));
   std::vector<unsigned char> workspace(size);
@@ -197,7 +190,6 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
   EXPECT_EQ(c.dx[0], -1.0f);  // the work has provably not run yet
   blocker.release();
   st = aclrtSynchronizeStream(stream_);
-  if (placeholder(st, runtime_error_text())) GTEST_SKIP() << "execution not implemented yet";
   ASSERT_EQ(st, ACL_SUCCESS) << runtime_error_text();
   for (float v : c.dx) EXPECT_EQ(v, 2.0f);
   for (float v : c.dw) EXPECT_EQ(v, 4.0f);
