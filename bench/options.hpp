@@ -1,0 +1,35 @@
+// Command line of aclnn_cpu_bench.
+#ifndef ACLNN_CPU_BENCH_OPTIONS_HPP_
+#define ACLNN_CPU_BENCH_OPTIONS_HPP_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "precision.hpp"
+
+namespace aclnn_cpu {
+namespace bench {
+
+struct Options {
+  std::vector<std::string> cases;  // substrings of layer names; empty: all
+  std::vector<int> threads{1, 2};
+  std::vector<Precision> precisions{Precision::kF32, Precision::kHF32, Precision::kBF16, Precision::kF16};
+  int reps = 5;             // timed (ours, oneDNN) pairs per case, after the untimed checked pair
+  int64_t mb = 1;           // --quick (default) 1, --full 8
+  uint32_t seed = 1;
+  std::string onednn_isa;   // cap of oneDNN's ISA; empty: its own choice
+  std::string peak = "avx2";  // the FMA width the "% of peak" columns assume: avx2 or avx512
+  int gap_ms = 10;          // idle time before each timed call (lets OpenMP's spinning workers go to sleep)
+  bool list = false;
+  bool help = false;
+};
+
+// Parses argv; false with a message on a usage error.
+bool parse_options(int argc, char **argv, Options *o, std::string *error);
+void print_usage(const char *program);
+
+}  // namespace bench
+}  // namespace aclnn_cpu
+
+#endif  // ACLNN_CPU_BENCH_OPTIONS_HPP_

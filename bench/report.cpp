@@ -1,0 +1,226 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "aclnn_cpu/ext.h"
+#include "onednn.hpp"
+
+namespace aclnn_cpu {
+namespace bench {
+namespace {
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "unknown CPU";
+}
+
+// gradInput and gradWeight each cost 2 x MACs flops; gradBias' additions are not counted.
+double gflops(const Layer &l, double ms) { return ms > 0 ? 2.0 * 2.0 * l.macs() / (ms * 1e6) : 0; }
+
+double percent_of_peak(double gf, int threads, const Peak &peak) {
+  return peak.per_core_gflops > 0 ? 100.0 * gf / (threads * peak.per_core_gflops) : 0;
+}
+
+double geomean(const std::vector<double> &v) {
+  double log_sum = 0;
+  for (double x : v) log_sum += std::log(x);
+  return v.empty() ? 0 : std::exp(log_sum / v.size());
+}
+
+std::string joined(const std::vector<int> &v) {
+  std::string text;
+  for (int x : v) text += (text.empty() ? "" : ",") + std::to_string(x);
+  return text;
+}
+
+std::string precisions(const std::vector<Precision> &v) {
+  std::string text;
+  for (Precision p : v) text += (text.empty() ? "" : ",") + std::string(info(p).name);
+  return text;
+}
+
+}  // namespace
+
+void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &layers) {
+  std::printf("aclnn-cpu %s aclnnConvolutionBackward vs oneDNN %s (ISA %s%s), %s, %u CPUs\n",
+              aclnnCpuGetVersion(), onednn_version().c_str(), onednn_isa().c_str(),
+              o.onednn_isa.empty() ? "" : ", capped by --onednn-isa", cpu_model().c_str(),
+              std::thread::hardware_concurrency());
+  std::printf("peak: 256-bit FMA loop %.1f GFLOP/s per thread (= 2 FMA x 8 lanes x 2 flops x %.2f GHz); "
+              "/proc/cpuinfo %.2f GHz (%.1f GFLOP/s)",
+              peak.avx2_gflops, peak.avx2_gflops / 32, peak.nominal_ghz, 32 * peak.nominal_ghz);
+  if (peak.avx512_gflops > 0) std::printf("; 512-bit FMA loop %.1f GFLOP/s", peak.avx512_gflops);
+  std::printf("\n      %%pk = GFLOP/s / (threads x %.1f), the %s peak (--peak)\n", peak.per_core_gflops,
+              peak.per_core_gflops == peak.avx512_gflops ? "AVX-512 FMA" : "AVX2+FMA");
+  std::printf(
+      "work: GFLOP/s = 2 x MACs x 2 (gradInput + gradWeight; gradBias' adds not counted) / median time\n"
+      "ours: GetWorkspaceSize + aclnnConvolutionBackward + aclrtSynchronizeStream via the public API, all three\n"
+      "      outputs, plain NC[D]HW/NCL tensors; threads set by aclnnCpuSetNumThreads\n"
+      "oneDNN: backward-data + backward-weights (with gradBias) primitives, direct algorithm (deconvolution for\n"
+      "      transposed layers), format_tag::any; its time INCLUDES the reorders of the plain inputs into its\n"
+      "      blocked layouts and of the gradients back; threads set by omp_set_num_threads\n"
+      "hf32 (cubeMathType 3): oneDNN has no HF32, so those rows compare with its FP32. bf16/f16: 'n/a' where\n"
+      "      oneDNN has no implementation of that dtype on this CPU (ISA)\n"
+      "timing: per case one untimed checked pair, then %d timed pairs interleaved ours, oneDNN, ours, oneDNN, ...\n"
+      "      each after %d ms idle; ms = median; ours/dnn = median of the paired ratios\n"
+      "maxrel: max|ours - oneDNN| / max|oneDNN| over gradInput, gradWeight, gradBias (worst of the three), from\n"
+      "      the checked pair; '*' = against oneDNN FP32 on the same values (no oneDNN kernel for the dtype);\n"
+      "      '!' = beyond 1e-4 (f32) or 1e-2 (other modes)\n",
+      o.reps, o.gap_ms);
+  std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u\n\n", static_cast<long long>(o.mb),
+              precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed);
+  std::printf("layers (GFLOP = 2 x MACs of one gradient):\n");
+  for (const Layer &l : layers) {
+    std::printf("  %-22s %6.3f  %s\n", l.name.c_str(), 2 * l.macs() * 1e-9, l.descriptor().c_str());
+  }
+  std::printf("\n");
+}
+
+void print_table_head() {
+  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s  %s\n", "layer", "prec", "cmt", "thr", "ours_ms",
+              "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "dnn_dtype");
+}
+
+void print_row(const CaseResult &r, const Peak &peak) {
+  const PrecisionInfo &pi = info(r.precision);
+  if (!r.error.empty()) {
+    std::printf("%-22s %-4s %3d %3d  ERROR: %s\n", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads,
+                r.error.c_str());
+    std::fflush(stdout);
+    return;
+  }
+  const double ours_gf = gflops(r.layer, r.ours_ms);
+  std::printf("%-22s %-4s %3d %3d %9.2f ", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads, r.ours_ms);
+  if (r.onednn) {
+    std::printf("%9.3f ", r.onednn_ms);
+  } else {
+    std::printf("%9s ", "n/a");
+  }
+  std::printf("%7.2f ", ours_gf);
+  if (r.onednn) {
+    std::printf("%7.2f ", gflops(r.layer, r.onednn_ms));
+  } else {
+    std::printf("%7s ", "n/a");
+  }
+  std::printf("%5.1f%% ", percent_of_peak(ours_gf, r.threads, peak));
+  if (r.onednn) {
+    std::printf("%5.1f%% %8.2f ", percent_of_peak(gflops(r.layer, r.onednn_ms), r.threads, peak), r.ratio);
+  } else {
+    std::printf("%6s %8s ", "n/a", "n/a");
+  }
+  if (r.max_rel >= 0) {
+    std::printf("%8.1e%s%s", r.max_rel, r.check_in_f32 ? "*" : " ", r.mismatch ? "!" : " ");
+  } else {
+    std::printf("%9s ", "-");
+  }
+  std::printf(" %s\n", r.onednn_dtype.c_str());
+  std::fflush(stdout);
+}
+
+void print_summary(const std::vector<CaseResult> &results, const Peak &peak) {
+  // Geometric means per (precision, threads) over the layers where both sides ran.
+  std::map<std::pair<int, int>, std::vector<const CaseResult *>> groups;
+  for (const CaseResult &r : results) {
+    if (r.error.empty()) groups[{static_cast<int>(r.precision), r.threads}].push_back(&r);
+  }
+  std::printf("\nsummary: geometric means over the layers\n");
+  std::printf("%-4s %3s %6s %9s %8s %8s %7s %7s\n", "prec", "thr", "layers", "ours/dnn", "ours_GF", "dnn_GF", "ours%",
+              "dnn%");
+  for (const auto &group : groups) {
+    std::vector<double> ratio, ours_gf, dnn_gf;
+    for (const CaseResult *r : group.second) {
+      ours_gf.push_back(gflops(r->layer, r->ours_ms));
+      if (r->onednn) {
+        ratio.push_back(r->ratio);
+        dnn_gf.push_back(gflops(r->layer, r->onednn_ms));
+      }
+    }
+    const Precision p = static_cast<Precision>(group.first.first);
+    const int t = group.first.second;
+    std::printf("%-4s %3d %6zu ", info(p).name, t, group.second.size());
+    if (ratio.size() == ours_gf.size()) {
+      std::printf("%9.2f ", geomean(ratio));
+    } else {
+      std::printf("%9s ", "n/a");
+    }
+    std::printf("%8.2f ", geomean(ours_gf));
+    if (dnn_gf.size() == ours_gf.size()) {
+      std::printf("%8.2f ", geomean(dnn_gf));
+    } else {
+      std::printf("%8s ", "n/a");
+    }
+    std::printf("%6.1f%% ", percent_of_peak(geomean(ours_gf), t, peak));
+    if (dnn_gf.size() == ours_gf.size()) {
+      std::printf("%6.1f%%\n", percent_of_peak(geomean(dnn_gf), t, peak));
+    } else {
+      std::printf("%7s\n", "n/a");
+    }
+  }
+
+  // Scaling from the fewest to the most threads, and each mode's cost relative to our FP32, per layer.
+  auto find = [&](const std::string &layer, Precision p, int t) -> const CaseResult * {
+    for (const CaseResult &r : results) {
+      if (r.error.empty() && r.layer.name == layer && r.precision == p && r.threads == t) return &r;
+    }
+    return nullptr;
+  };
+  int t_lo = 1 << 30, t_hi = 0;
+  for (const CaseResult &r : results) {
+    t_lo = std::min(t_lo, r.threads);
+    t_hi = std::max(t_hi, r.threads);
+  }
+  if (t_hi > t_lo) {
+    std::printf("scaling %d -> %d threads (geomean of time ratios):", t_lo, t_hi);
+    for (const auto &group : groups) {
+      if (group.first.second != t_hi) continue;
+      const Precision p = static_cast<Precision>(group.first.first);
+      std::vector<double> ours, dnn;
+      for (const CaseResult *r : group.second) {
+        const CaseResult *lo = find(r->layer.name, p, t_lo);
+        if (lo == nullptr) continue;
+        ours.push_back(lo->ours_ms / r->ours_ms);
+        if (r->onednn && lo->onednn) dnn.push_back(lo->onednn_ms / r->onednn_ms);
+      }
+      std::printf("  %s ours %.2fx", info(p).name, geomean(ours));
+      if (!dnn.empty()) std::printf(" oneDNN %.2fx", geomean(dnn));
+    }
+    std::printf("\n");
+  }
+  std::string costs;
+  for (const auto &group : groups) {
+    const Precision p = static_cast<Precision>(group.first.first);
+    if (p == Precision::kF32) continue;
+    std::vector<double> cost;
+    for (const CaseResult *r : group.second) {
+      const CaseResult *f32 = find(r->layer.name, Precision::kF32, r->threads);
+      if (f32 != nullptr) cost.push_back(r->ours_ms / f32->ours_ms);
+    }
+    if (cost.empty()) continue;
+    char text[64];
+    std::snprintf(text, sizeof text, "  %s/%dt %.2fx", info(p).name, group.first.second, geomean(cost));
+    costs += text;
+  }
+  if (!costs.empty()) std::printf("our cost vs our f32 (geomean of time ratios):%s\n", costs.c_str());
+  std::printf("\noneDNN implementations (backward data / backward weights), or why it has none:\n");
+  std::map<std::string, bool> shown;
+  for (const CaseResult &r : results) {
+    const std::string key = r.layer.name + " " + info(r.precision).name;
+    if (!r.error.empty() || shown[key]) continue;
+    shown[key] = true;
+    std::printf("  %-27s %s\n", key.c_str(), r.onednn_impl.c_str());
+  }
+}
+
+}  // namespace bench
+}  // namespace aclnn_cpu
