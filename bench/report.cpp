@@ -76,10 +76,12 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
       "      each after %d ms idle; ms = median; ours/dnn = median of the paired ratios\n"
       "maxrel: max|ours - oneDNN| / max|oneDNN| over gradInput, gradWeight, gradBias (worst of the three), from\n"
       "      the checked pair; '*' = against oneDNN FP32 on the same values (no oneDNN kernel for the dtype);\n"
-      "      '!' = beyond 1e-4 (f32) or 1e-2 (other modes)\n",
+      "      '!' = beyond 1e-4 (f32) or 1e-2 (other modes)\n"
+      "spread: (max - min) / median of the timed calls, the worse of the two sides; large = the machine was busy\n",
       o.reps, o.gap_ms);
-  std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u\n\n", static_cast<long long>(o.mb),
-              precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed);
+  std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u, emulated product %s\n\n",
+              static_cast<long long>(o.mb), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,
+              aclnnCpuGetSoc());
   std::printf("layers (GFLOP = 2 x MACs of one gradient):\n");
   for (const Layer &l : layers) {
     std::printf("  %-22s %6.3f  %s\n", l.name.c_str(), 2 * l.macs() * 1e-9, l.descriptor().c_str());
@@ -88,8 +90,8 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
 }
 
 void print_table_head() {
-  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s  %s\n", "layer", "prec", "cmt", "thr", "ours_ms",
-              "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "dnn_dtype");
+  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s %6s  %s\n", "layer", "prec", "cmt", "thr",
+              "ours_ms", "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "spread", "dnn_dtype");
 }
 
 void print_row(const CaseResult &r, const Peak &peak) {
@@ -124,7 +126,7 @@ void print_row(const CaseResult &r, const Peak &peak) {
   } else {
     std::printf("%9s ", "-");
   }
-  std::printf(" %s\n", r.onednn_dtype.c_str());
+  std::printf("%5.0f%%  %s\n", 100 * r.spread, r.onednn_dtype.c_str());
   std::fflush(stdout);
 }
 
@@ -212,13 +214,20 @@ void print_summary(const std::vector<CaseResult> &results, const Peak &peak) {
     costs += text;
   }
   if (!costs.empty()) std::printf("our cost vs our f32 (geomean of time ratios):%s\n", costs.c_str());
+  // Layers grouped by the implementation oneDNN chose (or its reason for having none), per precision mode.
   std::printf("\noneDNN implementations (backward data / backward weights), or why it has none:\n");
-  std::map<std::string, bool> shown;
+  std::map<std::pair<int, std::string>, std::string> layers_by_impl;
+  std::map<std::string, bool> seen;
   for (const CaseResult &r : results) {
     const std::string key = r.layer.name + " " + info(r.precision).name;
-    if (!r.error.empty() || shown[key]) continue;
-    shown[key] = true;
-    std::printf("  %-27s %s\n", key.c_str(), r.onednn_impl.c_str());
+    if (!r.error.empty() || seen[key]) continue;
+    seen[key] = true;
+    std::string &list = layers_by_impl[{static_cast<int>(r.precision), r.onednn_impl}];
+    list += (list.empty() ? "" : ", ") + r.layer.name;
+  }
+  for (const auto &entry : layers_by_impl) {
+    std::printf("  %-4s %s: %s\n", info(static_cast<Precision>(entry.first.first)).name, entry.first.second.c_str(),
+                entry.second.c_str());
   }
 }
 

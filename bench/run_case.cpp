@@ -20,6 +20,11 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double spread(const std::vector<double> &v) {
+  const auto range = std::minmax_element(v.begin(), v.end());
+  return (*range.second - *range.first) / median(v);
+}
+
 // Times one call after an idle gap, so that neither side pays for the other's still-spinning workers.
 template <class Call>
 double timed_ms(Call call, int gap_ms) {
@@ -91,9 +96,11 @@ CaseResult run_case(const Layer &layer, Precision p, int threads, const Options 
     }
   }
   r.ours_ms = median(ours_ms);
+  r.spread = spread(ours_ms);
   if (r.onednn) {
     r.onednn_ms = median(onednn_ms);
     r.ratio = median(ratios);
+    r.spread = std::max(r.spread, spread(onednn_ms));
   }
   return r;
 }

@@ -1,5 +1,6 @@
 #include "api/executor.hpp"
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -53,6 +54,13 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspaceSize is " + std::to_string(workspace_size) + " but the executor needs " +
                            std::to_string(needed) + " bytes (the size GetWorkspaceSize returned)" + fate);
+  }
+  // The staged operands are fp32: a workspace the work could not use must be refused here, not on the stream.
+  if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "workspace (" + pointer_text(workspace) + ") is not aligned to " +
+                           std::to_string(alignof(float)) + " bytes (aclrtMalloc returns 32-byte aligned memory)" +
+                           fate);
   }
   const unsigned char *begin = nullptr;
   const unsigned char *end = nullptr;

@@ -74,6 +74,9 @@ int execute(const Problem &p, void *workspace, uint64_t workspace_bytes) {
   float *w = layout.weight ? reinterpret_cast<float *>(base + layout.weight_at) : nullptr;
 
   const Rounding rounding(p);
+  // gradBias reads the caller's gradOutput directly: do it before any output is written, in case an output
+  // shares memory with gradOutput (in-place callers). The other outputs read only the staged copies.
+  if (p.mask[2]) grad_bias(c.grad_output, rounding, p.grad_bias);
   if (go != nullptr) stage_operand(lift(p.grad_output), rounding, go);
   if (in != nullptr) stage_operand(lift(p.input), rounding, in);
   if (w != nullptr) stage_operand(lift(p.weight), rounding, w);
@@ -85,7 +88,6 @@ int execute(const Problem &p, void *workspace, uint64_t workspace_bytes) {
     const float *dy = c.transposed ? in : go;
     grad_weight(c, x, dy, rounding, lift(p.grad_weight));
   }
-  if (p.mask[2]) grad_bias(c.grad_output, rounding, p.grad_bias);
   return ACLNN_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -16,19 +17,11 @@ namespace {
 // Below this many multiply-adds a range is not worth a thread hand-off.
 constexpr int64_t kMinCostPerRange = 1 << 16;
 
-// Workers are created on first need and kept for the life of the process; the pool only grows.
+// Workers are created on first need and kept for the life of the process; the pool only grows and is never
+// destroyed (stream threads may still be running a job while static destructors run at exit).
 // One job runs at a time; its ranges are handed out under the mutex (there are only as many as threads).
 class Pool {
  public:
-  ~Pool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    work_cv_.notify_all();
-    for (std::thread &t : workers_) t.join();
-  }
-
   // Runs job(0 .. ranges-1) with up to `threads` threads including the caller.
   void run(int64_t ranges, int threads, const std::function<void(int64_t)> &job) {
     std::unique_lock<std::mutex> busy(submit_mutex_, std::try_to_lock);
@@ -36,16 +29,20 @@ class Pool {
       for (int64_t r = 0; r < ranges; ++r) job(r);
       return;
     }
-    grow(threads - 1);
+    grow(static_cast<int>(std::min<int64_t>(threads, ranges)) - 1);
     std::unique_lock<std::mutex> lock(mutex_);
     job_ = &job;
     ranges_ = ranges;
     next_ = 0;
     remaining_ = ranges;
+    failure_ = nullptr;
     work_cv_.notify_all();
     while (next_ < ranges_) run_one_locked(lock);
     done_cv_.wait(lock, [this] { return remaining_ == 0; });
     job_ = nullptr;
+    // A range that threw (e.g. std::bad_alloc) fails the whole job on the caller's thread, after every range
+    // has finished, so no worker is left holding the job.
+    if (failure_ != nullptr) std::rethrow_exception(failure_);
   }
 
  private:
@@ -64,16 +61,21 @@ class Pool {
     const int64_t range = next_++;
     const std::function<void(int64_t)> *job = job_;
     lock.unlock();
-    (*job)(range);
+    std::exception_ptr failure;
+    try {
+      (*job)(range);
+    } catch (...) {
+      failure = std::current_exception();
+    }
     lock.lock();
+    if (failure != nullptr && failure_ == nullptr) failure_ = failure;
     if (--remaining_ == 0) done_cv_.notify_all();
   }
 
   void worker_loop() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      work_cv_.wait(lock, [this] { return stop_ || (job_ != nullptr && next_ < ranges_); });
-      if (stop_) return;
+      work_cv_.wait(lock, [this] { return job_ != nullptr && next_ < ranges_; });
       run_one_locked(lock);
     }
   }
@@ -84,12 +86,12 @@ class Pool {
   std::vector<std::thread> workers_;
   const std::function<void(int64_t)> *job_ = nullptr;
   int64_t ranges_ = 0, next_ = 0, remaining_ = 0;
-  bool stop_ = false;
+  std::exception_ptr failure_;
 };
 
 Pool &pool() {
-  static Pool p;
-  return p;
+  static Pool *p = new Pool;  // never destroyed: see Pool
+  return *p;
 }
 
 }  // namespace

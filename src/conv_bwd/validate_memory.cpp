@@ -5,9 +5,14 @@
 //  * a negative storage offset or stride → 161002 (not supported: views must grow upwards from data + offset);
 //  * a view extent that overflows int64 / the address space → 161002;
 //  * a data pointer inside an aclrtMalloc allocation whose view reaches past the allocation's end → 161002.
+//  * an output view in which two elements share an address (e.g. a zero stride) → 161002: threads would race
+//    on it and results would depend on timing.
 // Empty views have no extent and are not checked.
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "aclnn/opdev/op_errno.h"
 #include "conv_bwd/check_stages.hpp"
@@ -67,6 +72,28 @@ int check_extent(int slot, const aclTensor *t) {
                       "it has only " + std::to_string(available) + " bytes from there.");
 }
 
+// True when distinct indices of the view address distinct elements: ordered by stride, each dim (of size > 1)
+// must step over the whole extent of the dims below it.
+bool is_one_to_one(const aclTensor *t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  for (size_t i = 0; i < t->view_shape.size(); ++i) {
+    if (t->view_shape[i] > 1) dims.emplace_back(t->strides[i], t->view_shape[i]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t span = 1;  // elements covered by the dims so far
+  for (const auto &d : dims) {
+    if (d.first < span) return false;
+    if (!checked_mul(d.first, d.second, &span)) return false;
+  }
+  return true;
+}
+
+int check_output_overlap(int slot, const aclTensor *t) {
+  if (slot < kGradInput || is_one_to_one(t)) return ACLNN_SUCCESS;
+  return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) +
+                      ") maps different elements to the same memory; an output view must not overlap itself.");
+}
+
 }  // namespace
 
 int check_memory(const Call &call) {
@@ -80,6 +107,7 @@ int check_memory(const Call &call) {
     }
     if (int status = check_signs(slot, t)) return status;
     if (int status = check_extent(slot, t)) return status;
+    if (int status = check_output_overlap(slot, t)) return status;
   }
   return ACLNN_SUCCESS;
 }

@@ -15,9 +15,10 @@ struct SettingsStore {
   bool loaded = false;
 };
 
+// Never destroyed: stream threads read settings and may still run while static destructors run at exit.
 SettingsStore &store() {
-  static SettingsStore s;
-  return s;
+  static SettingsStore *s = new SettingsStore;
+  return *s;
 }
 
 const char *env(const char *name) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -74,6 +75,21 @@ TEST_F(ComputeParallel, ConcurrentAndNestedCallersAllFinish) {
   a.join();
   b.join();
   EXPECT_EQ(total.load(), 2 * 50 * 64);
+}
+
+TEST_F(ComputeParallel, ARangeThatThrowsFailsTheJobAndLeavesThePoolUsable) {
+  set_num_threads(2);
+  std::atomic<int64_t> ran{0};
+  EXPECT_THROW(parallel_for(8, 1 << 20,
+                            [&](int64_t b, int64_t e) {
+                              ran += e - b;
+                              if (b == 0) throw std::bad_alloc();
+                            }),
+               std::bad_alloc);
+  EXPECT_EQ(ran.load(), 8);  // every other range still ran before the failure was reported
+  std::atomic<int64_t> after{0};
+  parallel_for(8, 1 << 20, [&](int64_t b, int64_t e) { after += e - b; });
+  EXPECT_EQ(after.load(), 8);
 }
 
 }  // namespace

@@ -296,3 +296,25 @@ TEST_F(ConvEntry, RefreshingAnAddressRefusesBadRequests) {
 }
 
 }  // namespace
+
+namespace {
+
+// In-place callers: gradInput written over gradOutput's own buffer must not change gradBias, which is the sum of
+// the gradOutput the caller passed. Weight 10·I, so gradInput = 10·gradOutput overwrites it with new values.
+TEST_F(ConvEntry, GradBiasSumsGradOutputEvenWhenGradInputOverwritesIt) {
+  SmallCase c;
+  c.dy = {1, 1, 1, 1, 2, 2, 2, 2};
+  c.w = {10, 0, 0, 10};
+  ASSERT_EQ(aclDestroyTensor(c.gradInput), ACLNN_SUCCESS);
+  c.gradInput = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &c.dy);  // aliases gradOutput
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  std::vector<float> workspace(size / sizeof(float) + 1);
+  ASSERT_EQ(aclnnConvolutionBackward(size > 0 ? workspace.data() : nullptr, size, executor, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+  EXPECT_EQ(c.db, (std::vector<float>{4, 8}));
+  EXPECT_EQ(c.dy, (std::vector<float>{10, 10, 10, 10, 20, 20, 20, 20}));
+}
+
+}  // namespace

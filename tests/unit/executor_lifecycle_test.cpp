@@ -97,6 +97,16 @@ TEST_F(ExecutorLifecycle, TheWorkspaceReachesTheWork) {
   EXPECT_EQ(log_->last_workspace_size, 100u);
 }
 
+TEST_F(ExecutorLifecycle, AMisalignedWorkspaceIs161002AtLaunch) {
+  std::vector<float> storage(64);
+  unsigned char *misaligned = reinterpret_cast<unsigned char *>(storage.data()) + 2;
+  aclOpExecutor *exec = make(100);
+  EXPECT_EQ(aclnnConvolutionBackward(misaligned, 200, exec, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("not aligned"), std::string::npos) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(log_->runs, 0);
+}
+
 TEST_F(ExecutorLifecycle, AWorkspaceSmallerThanReportedIs161002) {
   std::vector<unsigned char> workspace(64);
   aclOpExecutor *exec = make(100);
