@@ -77,7 +77,8 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
       "maxrel: max|ours - oneDNN| / max|oneDNN| over gradInput, gradWeight, gradBias (worst of the three), from\n"
       "      the checked pair; '*' = against oneDNN FP32 on the same values (no oneDNN kernel for the dtype);\n"
       "      '!' = beyond 1e-4 (f32) or 1e-2 (other modes)\n"
-      "spread: (max - min) / median of the timed calls, the worse of the two sides; large = the machine was busy\n",
+      "spread: interquartile range / median of the timed calls, the worse of the two sides; large = the machine\n"
+      "      was busy during the case (re-run it: --cases=NAME --reps=9)\n",
       o.reps, o.gap_ms);
   std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u, emulated product %s\n\n",
               static_cast<long long>(o.mb), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,

@@ -23,7 +23,7 @@ struct CaseResult {
   std::string onednn_impl;
   double onednn_ms = 0;
   double ratio = 0;         // median over the pairs of ours / oneDNN
-  double spread = 0;        // worst of both sides' (max - min) / median: high means the machine was busy
+  double spread = 0;        // worst of both sides' interquartile range / median: high means the machine was busy
   double max_rel = 0;       // ours against oneDNN (in FP32 on the same values when it has no such dtype)
   bool check_in_f32 = false;
   bool mismatch = false;    // max_rel beyond what the precision mode explains
