@@ -72,9 +72,11 @@ inline Dense5 rounded(const RefSetup &s, Dense5 t) {
 // bounds how far another summation order can land.
 struct RefSums {
   std::vector<double> sum, abs_sum;
+  std::vector<int64_t> terms;  // how many products each sum has (its accumulation length)
   void add(double term, size_t i) {
     sum[i] += term;
     abs_sum[i] += std::fabs(term);
+    ++terms[i];
   }
 };
 
@@ -91,6 +93,7 @@ inline RefSums ref_grad_input(const RefSetup &s, const Dense5 &go_raw, const Den
                                             in_raw.dim[4]);
   r.sum.assign(count, 0.0);
   r.abs_sum.assign(count, 0.0);
+  r.terms.assign(count, 0);
   const int64_t G = s.groups;
   size_t e = 0;
   for (int64_t n = 0; n < in_raw.dim[0]; ++n)
@@ -143,6 +146,7 @@ inline RefSums ref_grad_weight(const RefSetup &s, const Dense5 &go_raw, const De
   const size_t count = static_cast<size_t>(w_raw.dim[0] * w_raw.dim[1] * w_raw.dim[2] * w_raw.dim[3] * w_raw.dim[4]);
   r.sum.assign(count, 0.0);
   r.abs_sum.assign(count, 0.0);
+  r.terms.assign(count, 0);
   const int64_t G = s.groups;
   size_t e = 0;
   for (int64_t a = 0; a < w_raw.dim[0]; ++a)
@@ -193,6 +197,7 @@ inline RefSums ref_grad_bias(const Dense5 &go) {
   RefSums r;
   r.sum.assign(static_cast<size_t>(go.dim[1]), 0.0);
   r.abs_sum.assign(static_cast<size_t>(go.dim[1]), 0.0);
+  r.terms.assign(static_cast<size_t>(go.dim[1]), 0);
   for (int64_t c = 0; c < go.dim[1]; ++c)
     for (int64_t n = 0; n < go.dim[0]; ++n)
       for (int64_t d = 0; d < go.dim[2]; ++d)

@@ -57,10 +57,10 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 }  // namespace
 
 ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
-    : problem_(std::move(problem)), workspace_size_(conv_bwd::workspace_size(problem_)) {}
+    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {}
 
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
-  return conv_bwd::execute(problem_, workspace, workspace_size);
+  return conv_bwd::execute(problem_, plan_, workspace, workspace_size);
 }
 
 int ConvBackwardOperation::with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,

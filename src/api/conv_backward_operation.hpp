@@ -7,16 +7,17 @@
 #include <memory>
 
 #include "api/objects.hpp"
+#include "conv_bwd/plan.hpp"
 #include "conv_bwd/problem.hpp"
 
 namespace aclnn_cpu {
 
 class ConvBackwardOperation : public Operation {
  public:
-  // Computes the workspace size once (conv_bwd::workspace_size). May throw std::bad_alloc.
+  // Plans the call once (algorithms, kernel, partition, workspace). May throw std::bad_alloc.
   explicit ConvBackwardOperation(conv_bwd::Problem problem);
 
-  uint64_t workspace_size() const override { return workspace_size_; }
+  uint64_t workspace_size() const override { return plan_.bytes; }
   int run(void *workspace, uint64_t workspace_size) override;
 
   // Inputs are numbered as in the API: 0 gradOutput, 1 input, 2 weight; outputs 0 gradInput, 1 gradWeight,
@@ -29,7 +30,7 @@ class ConvBackwardOperation : public Operation {
 
  private:
   conv_bwd::Problem problem_;
-  uint64_t workspace_size_ = 0;
+  conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
 };
 
 }  // namespace aclnn_cpu

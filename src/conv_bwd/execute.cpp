@@ -2,18 +2,24 @@
 // output. Outputs whose mask bit is false are never touched.
 #include "conv_bwd/execute.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <new>
 #include <string>
+#include <vector>
 
 #include "aclnn/opdev/op_errno.h"
 #include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/grad_input.hpp"
+#include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/grad_weight.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/algo/staging.hpp"
 #include "conv_bwd/algo/zero_fill.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/tensor_io.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
 
 namespace aclnn_cpu {
@@ -50,45 +56,148 @@ int run_empty_path(const Problem &p) {
   return ACLNN_SUCCESS;
 }
 
+// The operands the reference reads, as staged fp32 copies: in the workspace when the plan chose the reference,
+// on the heap when a planned GEMM path had to give way at run time (Inf/NaN met the implicit padding, or the
+// output addresses set after planning alias an operand). That fallback is the one place execution allocates.
+struct Staged {
+  const float *grad_output = nullptr, *input = nullptr, *weight = nullptr;
+  std::vector<float> heap[3];
+};
+
+int64_t numel_of(const TensorArg &t) { return lift(t).numel(); }
+
+void stage_on_heap(const Problem &p, const Rounding &rounding, bool for_input, bool for_weight, Staged *s) {
+  const TensorArg *args[3] = {&p.grad_output, &p.input, &p.weight};
+  const bool need[3] = {for_input || for_weight, for_weight, for_input};
+  const float **dst[3] = {&s->grad_output, &s->input, &s->weight};
+  for (int i = 0; i < 3; ++i) {
+    if (!need[i] || *dst[i] != nullptr) continue;
+    s->heap[i].resize(static_cast<size_t>(numel_of(*args[i])));
+    stage_operand(lift(*args[i]), rounding, s->heap[i].data());
+    *dst[i] = s->heap[i].data();
+  }
+}
+
+void reference_input(const Problem &p, const Canonical &c, const Rounding &rounding, const Staged &s) {
+  grad_input(c, s.grad_output, s.weight, rounding, lift(p.grad_input));
+}
+
+void reference_weight(const Problem &p, const Canonical &c, const Rounding &rounding, const Staged &s) {
+  // Canonical roles: x is input unless transposed (then gradOutput); dy is the other one.
+  const float *x = c.transposed ? s.grad_output : s.input;
+  const float *dy = c.transposed ? s.input : s.grad_output;
+  grad_weight(c, x, dy, rounding, lift(p.grad_weight));
+}
+
+bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kReference; }
+
+// Runs one planned GEMM output; false when it must be recomputed by the reference.
+bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
+              unsigned char *base) {
+  GemmScratch scratch;
+  scratch.base = reinterpret_cast<float *>(base + plan.scratch_at);
+  scratch.slot_stride = static_cast<int64_t>(plan.slot_bytes / sizeof(float));
+  scratch.slots = plan.slots;
+  switch (o.algorithm) {
+    case Algorithm::kGemmBackwardData:
+      return gemm_backward_data(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+    case Algorithm::kGemmForward:
+      return gemm_forward(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+    case Algorithm::kGemmWeight:
+      return gemm_weight(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_weight));
+    default:
+      return false;
+  }
+}
+
+void print_verbose(const Problem &p, const Plan &plan, const char *outcome, double ms) {
+  std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
+               describe_plan(plan).c_str(), outcome, ms);
+}
+
+int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {
+  const Rounding rounding(p);
+  // gradBias reads the caller's gradOutput directly: do it before any output is written, in case an output
+  // shares memory with gradOutput (in-place callers).
+  if (p.mask[2]) grad_bias(c.grad_output, rounding, p.grad_bias);
+  Staged s;
+  const StagingLayout &layout = plan.staging;
+  float *staged[3] = {nullptr, nullptr, nullptr};
+  if (layout.grad_output) staged[0] = reinterpret_cast<float *>(base + layout.grad_output_at);
+  if (layout.input) staged[1] = reinterpret_cast<float *>(base + layout.input_at);
+  if (layout.weight) staged[2] = reinterpret_cast<float *>(base + layout.weight_at);
+  const TensorArg *args[3] = {&p.grad_output, &p.input, &p.weight};
+  for (int i = 0; i < 3; ++i) {
+    if (staged[i] != nullptr) stage_operand(lift(*args[i]), rounding, staged[i]);
+  }
+  s.grad_output = staged[0];
+  s.input = staged[1];
+  s.weight = staged[2];
+
+  bool gemm_input = p.mask[0] && is_gemm(plan.grad_input.algorithm);
+  bool gemm_weight_out = p.mask[1] && is_gemm(plan.grad_weight.algorithm);
+  // Output addresses may have changed since the plan (aclSetOutputTensorAddr): stage before writing anything.
+  if ((gemm_input || gemm_weight_out) && outputs_alias_operands(p)) {
+    stage_on_heap(p, rounding, gemm_input, gemm_weight_out, &s);
+    gemm_input = gemm_weight_out = false;
+    *outcome = "fallback=aliasing";
+  }
+  if (p.mask[0]) {
+    if (!gemm_input || !run_gemm(p, plan, plan.grad_input, c, rounding, base)) {
+      if (gemm_input) {
+        stage_on_heap(p, rounding, true, false, &s);
+        *outcome = "fallback=non-finite";
+      }
+      reference_input(p, c, rounding, s);
+    }
+  }
+  if (p.mask[1]) {
+    if (!gemm_weight_out || !run_gemm(p, plan, plan.grad_weight, c, rounding, base)) {
+      if (gemm_weight_out) {
+        stage_on_heap(p, rounding, false, true, &s);
+        *outcome = "fallback=non-finite";
+      }
+      reference_weight(p, c, rounding, s);
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
-uint64_t workspace_size(const Problem &problem) { return staging_layout(problem).bytes; }
+uint64_t workspace_size(const Problem &problem) { return make_plan(problem, current_plan_context()).bytes; }
 
-int execute(const Problem &p, void *workspace, uint64_t workspace_bytes) {
+int execute(const Problem &problem, void *workspace, uint64_t workspace_bytes) {
+  return execute(problem, make_plan(problem, current_plan_context()), workspace, workspace_bytes);
+}
+
+int execute(const Problem &p, const Plan &plan, void *workspace, uint64_t workspace_bytes) {
   if (p.empty_path) return run_empty_path(p);
   Canonical c;
   std::string why;
   if (!make_canonical(p, &c, &why)) return internal_failure(p, "inconsistent problem: " + why);
-  const StagingLayout layout = staging_layout(p);
-  if (layout.bytes > 0 && (workspace == nullptr || workspace_bytes < layout.bytes)) {
+  if (plan.bytes > 0 && (workspace == nullptr || workspace_bytes < plan.bytes)) {
     return internal_failure(p, "workspace of " + std::to_string(workspace_bytes) + " bytes at " +
                                    (workspace ? "a buffer" : "NULL") + " is smaller than the " +
-                                   std::to_string(layout.bytes) + " bytes asked for");
+                                   std::to_string(plan.bytes) + " bytes asked for");
   }
   if (reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
     return internal_failure(p, "the workspace is not aligned to " + std::to_string(alignof(float)) + " bytes");
   }
-  unsigned char *base = static_cast<unsigned char *>(workspace);
-  float *go = layout.grad_output ? reinterpret_cast<float *>(base + layout.grad_output_at) : nullptr;
-  float *in = layout.input ? reinterpret_cast<float *>(base + layout.input_at) : nullptr;
-  float *w = layout.weight ? reinterpret_cast<float *>(base + layout.weight_at) : nullptr;
-
-  const Rounding rounding(p);
-  // gradBias reads the caller's gradOutput directly: do it before any output is written, in case an output
-  // shares memory with gradOutput (in-place callers). The other outputs read only the staged copies.
-  if (p.mask[2]) grad_bias(c.grad_output, rounding, p.grad_bias);
-  if (go != nullptr) stage_operand(lift(p.grad_output), rounding, go);
-  if (in != nullptr) stage_operand(lift(p.input), rounding, in);
-  if (w != nullptr) stage_operand(lift(p.weight), rounding, w);
-
-  if (p.mask[0]) grad_input(c, go, w, rounding, lift(p.grad_input));
-  if (p.mask[1]) {
-    // Canonical roles: x is input unless transposed (then gradOutput); dy is the other one.
-    const float *x = c.transposed ? go : in;
-    const float *dy = c.transposed ? in : go;
-    grad_weight(c, x, dy, rounding, lift(p.grad_weight));
+  const bool verbose = settings().verbose > 0;
+  const auto start = std::chrono::steady_clock::now();
+  const char *outcome = "ok";
+  int status;
+  try {
+    status = compute(p, plan, c, static_cast<unsigned char *>(workspace), &outcome);
+  } catch (const std::bad_alloc &) {
+    return internal_failure(p, "out of host memory for the reference fallback's staged operands");
   }
-  return ACLNN_SUCCESS;
+  if (verbose) {
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+    print_verbose(p, plan, outcome, ms.count());
+  }
+  return status;
 }
 
 }  // namespace conv_bwd

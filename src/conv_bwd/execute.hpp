@@ -1,17 +1,22 @@
-// Execution of a validated problem: zero fills of the empty path, and the arithmetic of the compute path.
+// Execution of a validated problem: zero fills of the empty path, and the arithmetic of the compute path
+// following a Plan (plan.hpp).
 #pragma once
 
 #include <cstdint>
 
+#include "conv_bwd/plan.hpp"
 #include "conv_bwd/problem.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// Bytes of workspace `execute` wants for `problem` (may be 0).
+// make_plan(problem, current_plan_context()).bytes.
 uint64_t workspace_size(const Problem &problem);
 
-// Writes every output selected by problem.mask (and nothing else). Returns an aclnnStatus.
+// Writes every output selected by problem.mask (and nothing else) as `plan` says. Returns an aclnnStatus.
+int execute(const Problem &problem, const Plan &plan, void *workspace, uint64_t workspace_size);
+
+// With a plan made now from the current settings.
 int execute(const Problem &problem, void *workspace, uint64_t workspace_size);
 
 }  // namespace conv_bwd

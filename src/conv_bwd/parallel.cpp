@@ -113,5 +113,20 @@ void parallel_for(int64_t count, int64_t cost_per_item, const std::function<void
   pool().run(ranges, threads, [&](int64_t r) { body(range_begin(r), range_begin(r + 1)); });
 }
 
+void parallel_for_slots(int64_t count, int slots, double total_cost,
+                        const std::function<void(int, int64_t, int64_t)> &body) {
+  if (count <= 0) return;
+  const int threads = std::max(1, effective_num_threads());
+  int64_t ranges = std::min<int64_t>(count, std::max(1, slots));
+  ranges = std::max<int64_t>(1, std::min<int64_t>(ranges, static_cast<int64_t>(total_cost / kMinCostPerRange)));
+  const int64_t base = count / ranges, extra = count % ranges;
+  auto range_begin = [&](int64_t r) { return r * base + std::min(r, extra); };
+  if (ranges == 1 || threads == 1) {
+    for (int64_t r = 0; r < ranges; ++r) body(static_cast<int>(r), range_begin(r), range_begin(r + 1));
+    return;
+  }
+  pool().run(ranges, threads, [&](int64_t r) { body(static_cast<int>(r), range_begin(r), range_begin(r + 1)); });
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -76,6 +76,20 @@ bool parse_settings(Settings *out, std::string *error) {
       return false;
     }
   }
+  if (const char *v = env("ACLNN_CPU_MAX_ISA")) {
+    if (!parse_isa(v, &s.max_isa)) {
+      *error = std::string("ACLNN_CPU_MAX_ISA = \"") + v + "\" is invalid; expected scalar, avx2 or avx512";
+      return false;
+    }
+  }
+  if (const char *v = env("ACLNN_CPU_ALGO")) {
+    const std::string a = v;
+    if (a != "auto" && a != "reference") {
+      *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto (default) or reference";
+      return false;
+    }
+    s.reference_only = a == "reference";
+  }
   if (const char *v = env("ACLNN_CPU_VERBOSE")) {
     s.verbose = std::atoi(v);
   }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/isa.hpp"
+
 namespace aclnn_cpu {
 
 enum class Product { kAscend910B, kAscend910_93, kAscend950, kAscend910, kAscend310P };
@@ -27,6 +29,8 @@ struct Settings {
   Hf32Rounding hf32_rounding = Hf32Rounding::kTiesAway;
   Fp8Overflow fp8_overflow = Fp8Overflow::kSaturate;
   int verbose = 0;
+  Isa max_isa = Isa::kAvx512;
+  bool reference_only = false;  // ACLNN_CPU_ALGO=reference: every output by the fp64 reference algorithms  // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
 };
 
 // A snapshot of the current settings (copied under a lock; cheap).

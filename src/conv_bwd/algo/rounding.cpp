@@ -28,8 +28,9 @@ float Rounding::operand(float value) const {
   return value;
 }
 
-float Rounding::grad_input(double sum) const {
-  const float accumulator = static_cast<float>(sum);
+float Rounding::grad_input(double sum) const { return grad_input(static_cast<float>(sum)); }
+
+float Rounding::grad_input(float accumulator) const {
   switch (compute_) {
     case ComputeType::kFp16:
       return numerics::round_to_fp16(accumulator);
@@ -37,6 +38,23 @@ float Rounding::grad_input(double sum) const {
       return numerics::round_to_bf16(accumulator);
     default:
       return accumulator;
+  }
+}
+
+void Rounding::operands(float *v, int64_t count) const {
+  switch (compute_) {
+    case ComputeType::kFp16:
+      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_fp16(v[i]);
+      return;
+    case ComputeType::kBf16:
+      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_bf16(v[i]);
+      return;
+    case ComputeType::kHf32:
+      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_hf32(v[i], hf32_mantissa_bits_, hf32_rounding_);
+      return;
+    case ComputeType::kFp32:
+    case ComputeType::kHif8:
+      return;
   }
 }
 

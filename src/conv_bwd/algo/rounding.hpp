@@ -4,6 +4,8 @@
 // dtype (tensor_io's store_value).
 #pragma once
 
+#include <cstdint>
+
 #include "acl/acl_base.h"
 #include "conv_bwd/problem.hpp"
 
@@ -18,8 +20,17 @@ class Rounding {
   // mantissa width and rounding, unchanged for FP32 and decoded 8-bit values.
   float operand(float value) const;
 
+  // operand() applied in place to v[0 .. count).
+  void operands(float *v, int64_t count) const;
+
+  // The fast algorithms' fp32 accumulator, rounded as grad_input(double) rounds its sum.
+  float grad_input(float accumulator) const;
+
   // dX kernels output C: fp32 accumulator, then FP16/BF16 when C is one of them (SPEC §3.5 step 4).
   float grad_input(double sum) const;
+
+  // Whether grad_input(float) returns its argument unchanged (C is not FP16/BF16).
+  bool grad_input_is_identity() const { return compute_ != ComputeType::kFp16 && compute_ != ComputeType::kBf16; }
 
   // dW kernels always output fp32.
   float grad_weight(double sum) const { return static_cast<float>(sum); }

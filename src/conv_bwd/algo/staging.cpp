@@ -35,12 +35,14 @@ uint64_t append(uint64_t *total, uint64_t bytes) {
 
 }  // namespace
 
-StagingLayout staging_layout(const Problem &p) {
+StagingLayout staging_layout(const Problem &p) { return staging_layout(p, p.mask[0], p.mask[1]); }
+
+StagingLayout staging_layout(const Problem &p, bool grad_input, bool grad_weight) {
   StagingLayout layout;
   if (p.empty_path) return layout;
-  layout.grad_output = p.mask[0] || p.mask[1];
-  layout.input = p.mask[1];
-  layout.weight = p.mask[0];
+  layout.grad_output = grad_input || grad_weight;
+  layout.input = grad_weight;
+  layout.weight = grad_input;
   if (layout.grad_output) layout.grad_output_at = append(&layout.bytes, float_bytes(p.grad_output));
   if (layout.input) layout.input_at = append(&layout.bytes, float_bytes(p.input));
   if (layout.weight) layout.weight_at = append(&layout.bytes, float_bytes(p.weight));

@@ -24,6 +24,9 @@ struct StagingLayout {
 // unrounded from the user's buffer. The empty path stages nothing.
 StagingLayout staging_layout(const Problem &problem);
 
+// The same for only the outputs the reference computes (the others read the user's tensors directly).
+StagingLayout staging_layout(const Problem &problem, bool grad_input, bool grad_weight);
+
 void stage_operand(const View5 &src, const Rounding &rounding, float *dst);
 
 }  // namespace conv_bwd

@@ -1,0 +1,58 @@
+// The fast algorithms: each output as GEMMs over operands packed on the fly (implicit im2col, no whole-tensor
+// buffer), fp32 products and fp32 accumulation as in the cube, on the microkernel of the plan's ISA.
+//
+//   gemm_weight:         dW[g] (Cy_g × Cx_g·K) = dy[g] (Cy_g × N·Ospace) · im2col(x[g])ᵀ
+//   gemm_backward_data:  dcol (Cx_g·K × tile) = w[g]ᵀ · dy tile, scattered into dx (col2im; only real
+//                        products: a stride leaves no inserted zeros to multiply)
+//   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call)
+//
+// Determinism: every output element is one fp32 sum whose order depends only on the problem and the ISA
+// (fixed K blocks, fixed position tiles), never on how work items are spread over threads.
+// Exact IEEE semantics: the only terms that are not in the defining sums are products with the zeros of the
+// implicit padding; they change a result only when the other factor is Inf or NaN. gemm_weight and gemm_forward
+// therefore report whether that factor held a non-finite value, and the caller recomputes with the reference.
+#pragma once
+
+#include <cstdint>
+
+#include "conv_bwd/algo/rounding.hpp"
+#include "conv_bwd/canonical.hpp"
+#include "conv_bwd/kernels/gemm_ukernel.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
+
+// How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
+struct GemmBlocking {
+  int64_t items = 0;
+  int64_t slot_floats = 0;
+  int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
+  int64_t channels_per_item = 0;  // gemm_backward_data: x channels per item
+  int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
+  double flops = 0;               // multiply-adds × 2 of the whole output
+};
+
+GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
+GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
+GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
+
+// Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned.
+struct GemmScratch {
+  float *base = nullptr;
+  int64_t slot_stride = 0;  // floats between slots
+  int slots = 1;
+};
+
+// Each returns false when a non-finite operand met a padding zero (the result may then hold a NaN the defining
+// sums do not have; the caller recomputes that output with the reference).
+bool gemm_weight(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                 const Rounding &rounding, const View5 &grad_weight);
+bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                        const Rounding &rounding, const View5 &grad_input);
+bool gemm_forward(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                  const Rounding &rounding, const View5 &grad_input);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

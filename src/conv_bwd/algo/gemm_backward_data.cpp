@@ -1,0 +1,61 @@
+// gradInput of a convolution as GEMM + col2im: for a block of x channels and a tile of y positions,
+// dcol ((channel, tap) × positions) = wᵀ (packed by K = y channels) · dy (packed by K), then each dcol row is
+// added into the x channel plane it came from. Only real products are formed: strides insert nothing.
+#include <algorithm>
+
+#include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/algo/im2col.hpp"
+#include "conv_bwd/algo/operand_runs.hpp"
+#include "conv_bwd/algo/packing.hpp"
+#include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/parallel.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                        const Rounding &rounding, const View5 &grad_input) {
+  const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const int64_t kk = c.kernel_numel(), cb_max = b.channels_per_item, nt_max = b.tile;
+  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
+  const int64_t blocks = (c.cx_per_group + cb_max - 1) / cb_max;
+  const int64_t mp_max = round_up(cb_max * kk, uk.mr);
+  parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
+    float *a_pack = s.base + slot * s.slot_stride;
+    float *b_pack = a_pack + mp_max * kGemmKc;
+    float *dcol = b_pack + nt_max * kGemmKc;
+    float *tmp = dcol + cb_max * kk * nt_max;
+    float *planes = tmp + std::max(mp_max, nt_max);
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t block = item % blocks, g = (item / blocks) % c.groups, n = item / (blocks * c.groups);
+      const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0), mi = cb * kk;
+      std::fill(planes, planes + cb * x_plane, 0.0f);
+      for (int64_t p0 = 0; p0 < y_plane; p0 += nt_max) {
+        const int64_t nt = std::min(nt_max, y_plane - p0);
+        for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
+          const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
+          const int64_t cy0 = g * c.cy_per_group + k0;
+          pack_a_by_ks(uk.mr, mi, kc, tmp, a_pack,
+                       [&](int64_t k, float *out) { read_row_run(w, cy0 + k, c0 * kk, mi, out); });
+          pack_b_by_ks(uk.nr, nt, kc, tmp, b_pack,
+                       [&](int64_t k, float *out) { read_plane_run(dy, n, cy0 + k, p0, nt, out); });
+          run_tiles(uk, mi, nt, kc, a_pack, b_pack, dcol, nt_max, k0 > 0);
+        }
+        for (int64_t ch = 0; ch < cb; ++ch) {
+          for (int64_t kappa = 0; kappa < kk; ++kappa) {
+            col2im_run(c, kappa, p0, nt, dcol + (ch * kk + kappa) * nt_max, planes + ch * x_plane);
+          }
+        }
+      }
+      for (int64_t ch = 0; ch < cb; ++ch) {
+        store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
+                  ResultKind::kGradInput, rounding);
+      }
+    }
+  });
+  return true;
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

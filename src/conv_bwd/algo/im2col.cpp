@@ -1,0 +1,84 @@
+#include "conv_bwd/algo/im2col.hpp"
+
+#include <algorithm>
+
+#include "conv_bwd/algo/index_math.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+// One row segment of positions (fixed od, oh; ow in [ow, ow + len)) and where its tap lands in x.
+struct Segment {
+  int64_t len;
+  bool inside;       // id and ih inside x
+  int64_t id, ih;    // x depth and row
+  int64_t lo, hi;    // ow range [lo, hi] whose iw lies inside x (empty when lo > hi)
+  int64_t shift;     // iw = ow·sw + shift
+};
+
+// Walks the positions [o0, o0 + count) row segment by row segment.
+template <typename Visit>
+void for_each_segment(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, Visit visit) {
+  const int64_t kw = kappa % c.kernel[2], kh = (kappa / c.kernel[2]) % c.kernel[1],
+                kd = kappa / (c.kernel[2] * c.kernel[1]);
+  const int64_t wy = c.y_size[2], hy = c.y_size[1];
+  int64_t ow = o0 % wy, oh = (o0 / wy) % hy, od = o0 / (wy * hy);
+  const int64_t sw = c.stride[2];
+  const int64_t shift = kw * c.dilation[2] - c.pad_begin[2];
+  const int64_t ow_lo = std::max<int64_t>(0, ceil_div(-shift, sw));
+  const int64_t ow_hi = floor_div(c.x_size[2] - 1 - shift, sw);
+  int64_t done = 0;
+  while (done < count) {
+    Segment s;
+    s.len = std::min(count - done, wy - ow);
+    s.id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
+    s.ih = oh * c.stride[1] - c.pad_begin[1] + kh * c.dilation[1];
+    s.inside = s.id >= 0 && s.id < c.x_size[0] && s.ih >= 0 && s.ih < c.x_size[1];
+    s.lo = std::max(ow, ow_lo);
+    s.hi = std::min(ow + s.len - 1, ow_hi);
+    s.shift = shift;
+    visit(s, ow, done);
+    done += s.len;
+    ow = 0;
+    if (++oh == hy) {
+      oh = 0;
+      ++od;
+    }
+  }
+}
+
+}  // namespace
+
+bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
+                int64_t count, float *out) {
+  bool finite = true;
+  const View5 &v = x.view();
+  const int64_t sw = c.stride[2];
+  for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
+    float *dst = out + at;
+    if (!s.inside || s.lo > s.hi) {
+      std::fill(dst, dst + s.len, 0.0f);
+      return;
+    }
+    std::fill(dst, dst + (s.lo - ow), 0.0f);
+    const int64_t valid = s.hi - s.lo + 1;
+    finite &= x.read(v.index(n, channel, s.id, s.ih, s.lo * sw + s.shift), v.strides[4] * sw, valid,
+                     dst + (s.lo - ow));
+    std::fill(dst + (s.hi + 1 - ow), dst + s.len, 0.0f);
+  });
+  return finite;
+}
+
+void col2im_run(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, const float *src, float *plane) {
+  const int64_t sw = c.stride[2];
+  for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
+    if (!s.inside || s.lo > s.hi) return;
+    float *row = plane + (s.id * c.x_size[1] + s.ih) * c.x_size[2] + s.shift;
+    const float *from = src + at - ow;
+    for (int64_t w = s.lo; w <= s.hi; ++w) row[w * sw] += from[w];
+  });
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

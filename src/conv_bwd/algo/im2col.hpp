@@ -1,0 +1,24 @@
+// Runs of the implicit im2col matrix and its transpose, never materialised as a whole: for one x channel and one
+// kernel tap κ (flat over D, H, W), the x value each y position o (flat over D, H, W) reads,
+//   x[n, channel, o·s − pb + κ·dil]   (0 where that lies in the padding),
+// for `count` consecutive positions from o0.
+#pragma once
+
+#include <cstdint>
+
+#include "conv_bwd/algo/operand_reader.hpp"
+#include "conv_bwd/canonical.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+// Reads the run into out[0 .. count) through `x` (rounded). Returns true when every value read is finite.
+bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
+                int64_t count, float *out);
+
+// The transpose: adds src[i] to plane[position read by o0 + i] for every i whose position lies inside x,
+// i ascending; `plane` is one contiguous x channel (D·H·W floats).
+void col2im_run(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, const float *src, float *plane);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

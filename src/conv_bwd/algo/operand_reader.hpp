@@ -1,0 +1,30 @@
+// Reads runs of a user operand (any supported dtype, any strides) as fp32 already rounded to the compute type:
+// the conversion and rounding that issue 4 asks to fuse into packing, so the fast algorithms never stage whole
+// tensors. It also remembers whether it met a value that is not finite after rounding (see gemm_algorithms.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "conv_bwd/algo/rounding.hpp"
+#include "conv_bwd/tensor_io.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+class OperandReader {
+ public:
+  OperandReader(const View5 &view, const Rounding &rounding) : view_(view), rounding_(rounding) {}
+
+  const View5 &view() const { return view_; }
+
+  // out[i] = operand(element at index + i·stride), i < count (indices in elements from view().data).
+  // Returns true when every value is finite.
+  bool read(int64_t index, int64_t stride, int64_t count, float *out) const;
+
+ private:
+  View5 view_;
+  const Rounding &rounding_;
+};
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

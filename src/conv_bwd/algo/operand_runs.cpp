@@ -1,0 +1,51 @@
+#include "conv_bwd/algo/operand_runs.hpp"
+
+#include <algorithm>
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+bool read_flat(const OperandReader &r, int64_t idx[5], int first, int64_t j0, int64_t count, float *out) {
+  const View5 &v = r.view();
+  bool dense = true;
+  int64_t expect = v.strides[4];
+  for (int d = 4; d >= first; --d) {
+    if (v.shape[d] != 1 && v.strides[d] != expect) dense = false;
+    expect *= v.shape[d];
+  }
+  int64_t rest = j0;
+  for (int d = 4; d >= first; --d) {
+    idx[d] = rest % v.shape[d];
+    rest /= v.shape[d];
+  }
+  if (dense) return r.read(v.index(idx[0], idx[1], idx[2], idx[3], idx[4]), v.strides[4], count, out);
+  bool finite = true;
+  int64_t done = 0;
+  while (done < count) {
+    const int64_t len = std::min(count - done, v.shape[4] - idx[4]);
+    finite &= r.read(v.index(idx[0], idx[1], idx[2], idx[3], idx[4]), v.strides[4], len, out + done);
+    done += len;
+    idx[4] = 0;
+    for (int d = 3; d >= first; --d) {
+      if (++idx[d] < v.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return finite;
+}
+
+}  // namespace
+
+bool read_plane_run(const OperandReader &r, int64_t a, int64_t b, int64_t j0, int64_t count, float *out) {
+  int64_t idx[5] = {a, b, 0, 0, 0};
+  return read_flat(r, idx, 2, j0, count, out);
+}
+
+bool read_row_run(const OperandReader &r, int64_t a, int64_t j0, int64_t count, float *out) {
+  int64_t idx[5] = {a, 0, 0, 0, 0};
+  return read_flat(r, idx, 1, j0, count, out);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,20 @@
+#include "conv_bwd/kernels/gemm_ukernel.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+const GemmUkernel &gemm_ukernel(Isa isa) {
+  static const GemmUkernel kScalar{gemm_f32_4x8__scalar, 4, 8, Isa::kScalar, "gemm_f32_4x8__scalar"};
+#if defined(ACLNN_CPU_HAVE_X86_KERNELS)
+  static const GemmUkernel kAvx2{gemm_f32_6x16__avx2_fma, 6, 16, Isa::kAvx2, "gemm_f32_6x16__avx2_fma"};
+  static const GemmUkernel kAvx512{gemm_f32_8x32__avx512f, 8, 32, Isa::kAvx512, "gemm_f32_8x32__avx512f"};
+  if (isa == Isa::kAvx512) return kAvx512;
+  if (isa == Isa::kAvx2) return kAvx2;
+#else
+  (void)isa;
+#endif
+  return kScalar;
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

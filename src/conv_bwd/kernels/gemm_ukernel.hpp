@@ -1,0 +1,52 @@
+// fp32 GEMM microkernels: C[m×n] (= or +=) A[m×kc]·B[kc×n] on packed panels, m ≤ MR, n ≤ NR.
+//   A panel: kc steps of MR floats (row r of step k at a[k·MR + r]); rows ≥ m hold zeros.
+//   B panel: kc steps of NR floats (column j of step k at b[k·NR + j]); columns ≥ n hold zeros.
+//   C: row-major with leading dimension ldc; only the m×n corner is read or written.
+// Each C element is one fp32 sum over k in ascending order (fused multiply-add where the ISA has it), added to
+// C once at the end when `accumulate`; the result never depends on the tile position or the thread.
+// Names follow <family>_<dtype>_<MR>x<NR>__<isa>; each ISA's file is compiled with that ISA's flags only.
+#pragma once
+
+#include <cstdint>
+
+#include "core/isa.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+using GemmUkernelFn = void (*)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+                               bool accumulate);
+
+struct GemmUkernel {
+  GemmUkernelFn run;
+  int mr, nr;
+  Isa isa;
+  const char *name;
+};
+
+void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+                          bool accumulate);
+void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+                             bool accumulate);
+void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+                            bool accumulate);
+
+// The kernel for `isa` (the best one this build has at or below it).
+const GemmUkernel &gemm_ukernel(Isa isa);
+
+// Adds (or copies) an MR×NR register tile held in `tile` into the m×n corner of C. Internal linkage on purpose:
+// a shared inline copy could be taken from an AVX-512 object file and run on a CPU without it.
+static inline void store_tile(const float *tile, int nr, float *c, int64_t ldc, int m, int n, bool accumulate) {
+  for (int r = 0; r < m; ++r) {
+    float *row = c + r * ldc;
+    const float *t = tile + r * nr;
+    if (accumulate) {
+      for (int j = 0; j < n; ++j) row[j] += t[j];
+    } else {
+      for (int j = 0; j < n; ++j) row[j] = t[j];
+    }
+  }
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

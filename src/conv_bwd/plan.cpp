@@ -1,0 +1,173 @@
+#include "conv_bwd/plan.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "conv_bwd/canonical.hpp"
+#include "core/config.hpp"
+#include "core/dtype.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+constexpr uint64_t kAlign = 64;
+
+uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+// The bytes a view can touch: [lo, hi).
+struct ByteRange {
+  uintptr_t lo = 0, hi = 0;
+};
+
+ByteRange byte_range(const TensorArg &t) {
+  ByteRange r;
+  if (!t.present || t.data == nullptr || t.numel <= 0) return r;
+  const int64_t es = static_cast<int64_t>(dtype_size(t.dtype));
+  int64_t lo = t.offset, hi = t.offset;
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    const int64_t reach = (t.shape[d] - 1) * t.strides[d];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+  r.lo = base + static_cast<uintptr_t>(lo * es);
+  r.hi = base + static_cast<uintptr_t>((hi + 1) * es);
+  return r;
+}
+
+bool overlaps(const TensorArg &a, const TensorArg &b) {
+  const ByteRange x = byte_range(a), y = byte_range(b);
+  return x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi;
+}
+
+}  // namespace
+
+bool outputs_alias_operands(const Problem &p) {
+  const TensorArg *outputs[3] = {&p.grad_input, &p.grad_weight, &p.grad_bias};
+  const TensorArg *operands[3] = {&p.grad_output, &p.input, &p.weight};
+  for (int o = 0; o < 3; ++o) {
+    if (!p.mask[o]) continue;
+    for (const TensorArg *in : operands) {
+      if (overlaps(*outputs[o], *in)) return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// One candidate of an output's list: accepts (returns "") or says why not.
+struct Candidate {
+  Algorithm algorithm;
+  GemmBlocking (*blocking)(const Canonical &, const GemmUkernel &, int);
+  bool for_transposed;  // data-gradient candidates serve one kind of call only
+};
+
+std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &ctx, const GemmBlocking &b) {
+  if (ctx.reference_only) return "ACLNN_CPU_ALGO=reference";
+  if (cand.algorithm != Algorithm::kGemmWeight && cand.for_transposed != p.transposed) {
+    return p.transposed ? "transposed call: gradInput is the forward relation"
+                        : "not transposed: gradInput is the backward-data relation";
+  }
+  if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
+  const uint64_t bytes = static_cast<uint64_t>(b.slot_floats) * sizeof(float);
+  if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
+    return "needs " + std::to_string(bytes) + " bytes of scratch per thread, above " + std::to_string(kMaxSlotBytes);
+  }
+  return "";
+}
+
+OutputPlan choose(const std::vector<Candidate> &list, const Problem &p, const Canonical &c, const GemmUkernel &uk,
+                  const PlanContext &ctx) {
+  OutputPlan out;
+  for (const Candidate &cand : list) {
+    const GemmBlocking b = cand.blocking(c, uk, ctx.threads);
+    const std::string why = refusal(cand, p, ctx, b);
+    if (why.empty()) {
+      out.algorithm = cand.algorithm;
+      out.blocking = b;
+      return out;
+    }
+    out.refusals.push_back(std::string(algorithm_name(cand.algorithm)) + ": " + why);
+  }
+  out.algorithm = Algorithm::kReference;
+  return out;
+}
+
+}  // namespace
+
+const char *algorithm_name(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::kNone:
+      return "none";
+    case Algorithm::kGemmBackwardData:
+      return "gemm_backward_data";
+    case Algorithm::kGemmForward:
+      return "gemm_forward";
+    case Algorithm::kGemmWeight:
+      return "gemm_weight";
+    case Algorithm::kReference:
+      return "reference";
+  }
+  return "none";
+}
+
+PlanContext current_plan_context() {
+  PlanContext ctx;
+  ctx.isa = usable_isa();
+  ctx.threads = std::max(1, effective_num_threads());
+  ctx.reference_only = settings().reference_only;
+  return ctx;
+}
+
+Plan make_plan(const Problem &p, const PlanContext &ctx) {
+  Plan plan;
+  plan.ukernel = &gemm_ukernel(ctx.isa);
+  if (p.empty_path) return plan;
+  Canonical c;
+  std::string why;
+  // An inconsistent problem gets no fast path; execute() reports it.
+  const bool canonical = make_canonical(p, &c, &why);
+  if (p.mask[0]) {
+    plan.grad_input = canonical ? choose({{Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
+                                          {Algorithm::kGemmForward, gemm_forward_blocking, true}},
+                                         p, c, *plan.ukernel, ctx)
+                                : OutputPlan{Algorithm::kReference, {}, {}};
+  }
+  if (p.mask[1]) {
+    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeight, gemm_weight_blocking, false}}, p, c,
+                                          *plan.ukernel, ctx)
+                                 : OutputPlan{Algorithm::kReference, {}, {}};
+  }
+  plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
+                                plan.grad_weight.algorithm == Algorithm::kReference);
+  int64_t slot_floats = 0, items = 0;
+  for (const OutputPlan *o : {&plan.grad_input, &plan.grad_weight}) {
+    if (o->algorithm == Algorithm::kNone || o->algorithm == Algorithm::kReference) continue;
+    slot_floats = std::max(slot_floats, o->blocking.slot_floats);
+    items = std::max(items, o->blocking.items);
+  }
+  plan.bytes = plan.staging.bytes;
+  if (slot_floats > 0) {
+    plan.slots = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.threads, items)));
+    plan.slot_bytes = align_up(static_cast<uint64_t>(slot_floats) * sizeof(float));
+    plan.scratch_at = align_up(plan.bytes);
+    plan.bytes = plan.scratch_at + plan.slot_bytes * static_cast<uint64_t>(plan.slots);
+  }
+  return plan;
+}
+
+std::string describe_plan(const Plan &plan) {
+  auto one = [&](const char *name, const OutputPlan &o) {
+    std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
+    if (o.algorithm != Algorithm::kNone && o.algorithm != Algorithm::kReference) {
+      s += std::string(":") + plan.ukernel->name;
+    }
+    return s;
+  };
+  return one("gradInput", plan.grad_input) + " " + one("gradWeight", plan.grad_weight) +
+         " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,63 @@
+// The plan of one call, built once in GetWorkspaceSize (a pure function of the problem and a PlanContext):
+// the algorithm of each output, chosen from an ordered list where each candidate accepts or refuses with a
+// reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
+// Execution follows the plan and never allocates (one exception: see execute.cpp, non-finite operands).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/algo/staging.hpp"
+#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "conv_bwd/problem.hpp"
+#include "core/isa.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+enum class Algorithm { kNone, kGemmBackwardData, kGemmForward, kGemmWeight, kReference };
+
+const char *algorithm_name(Algorithm algorithm);  // "gemm_backward_data", ..., "reference", "none"
+
+// What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
+struct PlanContext {
+  Isa isa = Isa::kScalar;
+  int threads = 1;
+  bool reference_only = false;
+};
+
+// From the current settings: usable_isa(), effective_num_threads(), ACLNN_CPU_ALGO.
+PlanContext current_plan_context();
+
+struct OutputPlan {
+  Algorithm algorithm = Algorithm::kNone;
+  std::vector<std::string> refusals;  // "candidate: reason", in list order, for the candidates before the choice
+  GemmBlocking blocking;
+};
+
+struct Plan {
+  OutputPlan grad_input, grad_weight;
+  const GemmUkernel *ukernel = nullptr;
+  int slots = 1;
+  StagingLayout staging;       // operands the reference outputs need, from offset 0
+  uint64_t scratch_at = 0;     // then `slots` areas of slot_bytes for the GEMM algorithms
+  uint64_t slot_bytes = 0;
+  uint64_t bytes = 0;          // the whole workspace
+};
+
+// Above this much scratch per slot the GEMM algorithms refuse (the reference needs none besides staging).
+constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
+
+// The GEMM algorithms read the caller's operands while they write outputs; the reference stages every operand
+// before it writes anything, so in-place callers (an output sharing memory with an operand) get it.
+bool outputs_alias_operands(const Problem &problem);
+
+Plan make_plan(const Problem &problem, const PlanContext &context);
+
+// "gradInput=gemm_backward_data gradWeight=gemm_weight kernel=gemm_f32_8x32__avx512f slots=2 workspace=…".
+std::string describe_plan(const Plan &plan);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,89 @@
+// The plan made at GetWorkspaceSize: algorithm lists with refusal reasons, kernel choice, exact workspace.
+#include <gtest/gtest.h>
+
+#include "conformance_harness.hpp"
+#include "conv_bwd/plan.hpp"
+
+namespace {
+
+using namespace conformance;
+
+using aclnn_cpu::Isa;
+using aclnn_cpu::conv_bwd::Algorithm;
+using aclnn_cpu::conv_bwd::make_plan;
+using aclnn_cpu::conv_bwd::Plan;
+using aclnn_cpu::conv_bwd::PlanContext;
+
+PlanContext context(Isa isa, int threads, bool reference_only = false) {
+  PlanContext ctx;
+  ctx.isa = isa;
+  ctx.threads = threads;
+  ctx.reference_only = reference_only;
+  return ctx;
+}
+
+Plan plan_of(const std::string &desc, const PlanContext &ctx) {
+  const ConvCase c = parse_case(desc);
+  CaseTensors t(c);
+  return make_plan(build_problem(c, t), ctx);
+}
+
+TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
+  // gradInput stages gradOutput [2,6,5,7] and weight [6,2,3,2]: 420 + 72 floats, each block 64-byte aligned.
+  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
+  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
+  EXPECT_EQ(p.bytes, 1728u + 320u);
+}
+
+TEST(Plan, GemmWorkspaceIsTheSlotScratchExactly) {
+  // Scalar kernel 4×8: Cx_g 2, Cy_g 3, 6 taps, x plane 56, tile 64 positions, 2 channels per item:
+  // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 64 + planes 2·56 = 20400 floats = 81600 bytes, one slot.
+  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
+  EXPECT_TRUE(p.grad_input.refusals.empty());
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
+  EXPECT_EQ(p.slots, 1);
+  EXPECT_EQ(p.bytes, 81600u);
+  EXPECT_STREQ(p.ukernel->name, "gemm_f32_4x8__scalar");
+  // Two threads: two slots of the same size, still no staging.
+  const Plan q = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 2));
+  EXPECT_EQ(q.slots, 2);
+  EXPECT_EQ(q.bytes, 2 * 81600u);
+}
+
+TEST(Plan, GradBiasAloneAndTheEmptyPathNeedNoWorkspace) {
+  EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 0u);
+  EXPECT_EQ(plan_of("mb0_g2_ic4oc6_ih7iw8_kh3kw2_mask111", context(Isa::kAvx2, 2)).bytes, 0u);
+}
+
+TEST(Plan, TransposedGradInputIsTheForwardGemm) {
+  const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
+  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
+  EXPECT_STREQ(p.ukernel->name, "gemm_f32_6x16__avx2_fma");
+}
+
+TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {
+  const ConvCase c = parse_case("mb1_g1_ic4oc4_ih5iw5_kh1kw1_mask100");
+  CaseTensors t(c);
+  aclnn_cpu::conv_bwd::Problem p = build_problem(c, t);
+  p.grad_input.data = p.grad_output.data;  // in place: same shape [1,4,5,5]
+  const Plan plan = make_plan(p, context(Isa::kAvx2, 2));
+  EXPECT_EQ(plan.grad_input.algorithm, Algorithm::kReference);
+  ASSERT_FALSE(plan.grad_input.refusals.empty());
+  EXPECT_NE(plan.grad_input.refusals[0].find("shares memory"), std::string::npos);
+  EXPECT_GT(plan.staging.bytes, 0u);
+}
+
+TEST(Plan, KernelFollowsTheIsa) {
+  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
+  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx2).name, "gemm_f32_6x16__avx2_fma");
+  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx512).name, "gemm_f32_8x32__avx512f");
+}
+
+}  // namespace
