@@ -95,6 +95,7 @@ bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kRef
 bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
               unsigned char *base) {
   GemmScratch scratch;
+  scratch.shared = reinterpret_cast<float *>(base + plan.shared_at);
   scratch.base = reinterpret_cast<float *>(base + plan.scratch_at);
   scratch.slot_stride = static_cast<int64_t>(plan.slot_bytes / sizeof(float));
   scratch.slots = plan.slots;

@@ -1,6 +1,8 @@
 #include "conv_bwd/parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -19,25 +21,33 @@ constexpr int64_t kMinCostPerRange = 1 << 16;
 
 // Workers are created on first need and kept for the life of the process; the pool only grows and is never
 // destroyed (stream threads may still be running a job while static destructors run at exit).
-// One job runs at a time; its ranges are handed out under the mutex (there are only as many as threads).
+// One job runs at a time; its ranges are handed out one by one under the mutex to whichever participant asks
+// first, so a late worker (a virtual CPU the host has not scheduled yet) delays the job by one range at most.
+// Which participant runs a range never changes what the range computes.
 class Pool {
  public:
-  // Runs job(0 .. ranges-1) with up to `threads` threads including the caller.
-  void run(int64_t ranges, int threads, const std::function<void(int64_t)> &job) {
+  using Job = std::function<void(int64_t range, int participant)>;
+
+  // Runs job(r, p) for r in 0 .. ranges-1 on up to `threads` participants: the caller is participant 0, worker
+  // i is participant i; a participant runs its ranges one after another.
+  void run(int64_t ranges, int threads, const Job &job) {
     std::unique_lock<std::mutex> busy(submit_mutex_, std::try_to_lock);
     if (!busy.owns_lock() || threads <= 1) {
-      for (int64_t r = 0; r < ranges; ++r) job(r);
+      for (int64_t r = 0; r < ranges; ++r) job(r, 0);
       return;
     }
-    grow(static_cast<int>(std::min<int64_t>(threads, ranges)) - 1);
+    const int participants = static_cast<int>(std::min<int64_t>(threads, ranges));
+    grow(participants - 1);
     std::unique_lock<std::mutex> lock(mutex_);
     job_ = &job;
+    participants_ = participants;
     ranges_ = ranges;
     next_ = 0;
     remaining_ = ranges;
     failure_ = nullptr;
+    work_posted_.store(true, std::memory_order_release);
     work_cv_.notify_all();
-    while (next_ < ranges_) run_one_locked(lock);
+    while (next_ < ranges_) run_one_locked(lock, 0);
     done_cv_.wait(lock, [this] { return remaining_ == 0; });
     job_ = nullptr;
     // A range that threw (e.g. std::bad_alloc) fails the whole job on the caller's thread, after every range
@@ -50,20 +60,22 @@ class Pool {
     std::lock_guard<std::mutex> lock(mutex_);
     while (static_cast<int>(workers_.size()) < workers) {
       try {
-        workers_.emplace_back([this] { worker_loop(); });
+        const int id = static_cast<int>(workers_.size()) + 1;
+        workers_.emplace_back([this, id] { worker_loop(id); });
       } catch (const std::system_error &) {
         return;  // fewer threads: the caller still runs every range itself if needed
       }
     }
   }
 
-  void run_one_locked(std::unique_lock<std::mutex> &lock) {
+  void run_one_locked(std::unique_lock<std::mutex> &lock, int participant) {
     const int64_t range = next_++;
-    const std::function<void(int64_t)> *job = job_;
+    if (next_ == ranges_) work_posted_.store(false, std::memory_order_release);
+    const Job *job = job_;
     lock.unlock();
     std::exception_ptr failure;
     try {
-      (*job)(range);
+      (*job)(range, participant);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -72,11 +84,35 @@ class Pool {
     if (--remaining_ == 0) done_cv_.notify_all();
   }
 
-  void worker_loop() {
+  bool has_work(int id) const { return job_ != nullptr && next_ < ranges_ && id < participants_; }
+
+  // After each range a worker spins for a short while before it sleeps: waking a sleeping thread costs tens of
+  // microseconds on bare metal and far more on a virtual CPU, long enough for the caller to run every range
+  // itself (measured here: the second thread got a quarter of the work without the spin).
+  void worker_loop(int id) {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      work_cv_.wait(lock, [this] { return job_ != nullptr && next_ < ranges_; });
-      run_one_locked(lock);
+      if (has_work(id)) {
+        run_one_locked(lock, id);
+        continue;
+      }
+      lock.unlock();
+      spin_until_work();
+      lock.lock();
+      work_cv_.wait(lock, [this, id] { return has_work(id); });
+    }
+  }
+
+  void spin_until_work() const {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+      for (int i = 0; i < 256; ++i) {
+        if (work_posted_.load(std::memory_order_acquire)) return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+      if (std::chrono::steady_clock::now() >= until) return;
     }
   }
 
@@ -84,9 +120,12 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable work_cv_, done_cv_;
   std::vector<std::thread> workers_;
-  const std::function<void(int64_t)> *job_ = nullptr;
+  const Job *job_ = nullptr;
+  int participants_ = 0;
   int64_t ranges_ = 0, next_ = 0, remaining_ = 0;
   std::exception_ptr failure_;
+  std::atomic<bool> work_posted_{false};  // a job has ranges left (read without the lock by spinning workers)
+  static constexpr std::chrono::microseconds kSpin{2000};
 };
 
 Pool &pool() {
@@ -110,22 +149,21 @@ void parallel_for(int64_t count, int64_t cost_per_item, const std::function<void
     body(0, count);
     return;
   }
-  pool().run(ranges, threads, [&](int64_t r) { body(range_begin(r), range_begin(r + 1)); });
+  pool().run(ranges, threads, [&](int64_t r, int) { body(range_begin(r), range_begin(r + 1)); });
 }
 
 void parallel_for_slots(int64_t count, int slots, double total_cost,
                         const std::function<void(int, int64_t, int64_t)> &body) {
   if (count <= 0) return;
-  const int threads = std::max(1, effective_num_threads());
-  int64_t ranges = std::min<int64_t>(count, std::max(1, slots));
-  ranges = std::max<int64_t>(1, std::min<int64_t>(ranges, static_cast<int64_t>(total_cost / kMinCostPerRange)));
-  const int64_t base = count / ranges, extra = count % ranges;
-  auto range_begin = [&](int64_t r) { return r * base + std::min(r, extra); };
-  if (ranges == 1 || threads == 1) {
-    for (int64_t r = 0; r < ranges; ++r) body(static_cast<int>(r), range_begin(r), range_begin(r + 1));
+  const int threads = std::max(1, std::min(slots, effective_num_threads()));
+  // Small jobs run on fewer threads; every item is its own range, handed out as participants ask.
+  const int64_t worth = std::max<int64_t>(1, static_cast<int64_t>(total_cost / kMinCostPerRange));
+  const int participants = static_cast<int>(std::min<int64_t>(threads, worth));
+  if (participants <= 1) {
+    body(0, 0, count);
     return;
   }
-  pool().run(ranges, threads, [&](int64_t r) { body(static_cast<int>(r), range_begin(r), range_begin(r + 1)); });
+  pool().run(count, participants, [&](int64_t item, int participant) { body(participant, item, item + 1); });
 }
 
 }  // namespace conv_bwd

@@ -15,9 +15,10 @@ namespace conv_bwd {
 // If the pool is busy with another call (another stream), this call runs its ranges on the calling thread.
 void parallel_for(int64_t count, int64_t cost_per_item, const std::function<void(int64_t, int64_t)> &body);
 
-// Calls body(slot, begin, end) on at most `slots` disjoint contiguous ranges covering [0, count); `slot` is the
-// range's index (< slots), so a range may use per-slot scratch that no other range touches. Jobs whose
-// `total_cost` (multiply-adds) is small get fewer ranges. Returns after every range ran.
+// Calls body(slot, begin, end) on disjoint ranges covering [0, count), on at most `slots` threads at once;
+// `slot` (< slots) identifies the thread running the range, so a range may use per-slot scratch that no
+// concurrent range touches. Ranges go to whichever thread is free first: the items, not the threads, fix what
+// is computed. Jobs whose `total_cost` (multiply-adds) is small use fewer threads. Returns after every range ran.
 void parallel_for_slots(int64_t count, int slots, double total_cost,
                         const std::function<void(int, int64_t, int64_t)> &body);
 

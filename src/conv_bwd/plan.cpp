@@ -74,6 +74,10 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
   if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
     return "needs " + std::to_string(bytes) + " bytes of scratch per thread, above " + std::to_string(kMaxSlotBytes);
   }
+  const uint64_t shared = static_cast<uint64_t>(b.shared_floats) * sizeof(float);
+  if (b.shared_floats < 0 || shared > kMaxSharedBytes) {
+    return "needs " + std::to_string(shared) + " bytes of partial sums, above " + std::to_string(kMaxSharedBytes);
+  }
   return "";
 }
 
@@ -141,17 +145,20 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   }
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
-  int64_t slot_floats = 0, items = 0;
+  int64_t slot_floats = 0, shared_floats = 0, items = 0;
   for (const OutputPlan *o : {&plan.grad_input, &plan.grad_weight}) {
     if (o->algorithm == Algorithm::kNone || o->algorithm == Algorithm::kReference) continue;
     slot_floats = std::max(slot_floats, o->blocking.slot_floats);
+    shared_floats = std::max(shared_floats, o->blocking.shared_floats);
     items = std::max(items, o->blocking.items);
   }
   plan.bytes = plan.staging.bytes;
   if (slot_floats > 0) {
+    plan.shared_at = align_up(plan.bytes);
+    plan.bytes = plan.shared_at + align_up(static_cast<uint64_t>(shared_floats) * sizeof(float));
     plan.slots = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.threads, items)));
     plan.slot_bytes = align_up(static_cast<uint64_t>(slot_floats) * sizeof(float));
-    plan.scratch_at = align_up(plan.bytes);
+    plan.scratch_at = plan.bytes;
     plan.bytes = plan.scratch_at + plan.slot_bytes * static_cast<uint64_t>(plan.slots);
   }
   return plan;

@@ -1,7 +1,8 @@
 // The fast algorithms: each output as GEMMs over operands packed on the fly (implicit im2col, no whole-tensor
 // buffer), fp32 products and fp32 accumulation as in the cube, on the microkernel of the plan's ISA.
 //
-//   gemm_weight:         dW[g] (Cy_g × Cx_g·K) = dy[g] (Cy_g × N·Ospace) · im2col(x[g])ᵀ
+//   gemm_weight:         dW[g] (Cy_g × Cx_g·K) = dy[g] (Cy_g × N·Ospace) · im2col(x[g])ᵀ, the long K cut into
+//                        a fixed number of parts whose fp32 partial sums are added in part order
 //   gemm_backward_data:  dcol (Cx_g·K × tile) = w[g]ᵀ · dy tile, scattered into dx (col2im; only real
 //                        products: a stride leaves no inserted zeros to multiply)
 //   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call)
@@ -23,11 +24,17 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
+constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+
+// gemm_weight's K blocks: kGemmKc positions of one sample each; part p takes blocks [first, end).
+int64_t weight_k_blocks(const Canonical &c);
 
 // How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
 struct GemmBlocking {
   int64_t items = 0;
   int64_t slot_floats = 0;
+  int64_t shared_floats = 0;      // one area all items share (gemm_weight's partial sums)
+  int64_t k_parts = 1;            // gemm_weight: fixed number of partial sums over K (never the thread count)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data: x channels per item
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
@@ -38,8 +45,9 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmUkernel &uk, int
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
 
-// Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned.
+// Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned, and the shared area.
 struct GemmScratch {
+  float *shared = nullptr;
   float *base = nullptr;
   int64_t slot_stride = 0;  // floats between slots
   int slots = 1;

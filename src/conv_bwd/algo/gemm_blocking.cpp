@@ -15,8 +15,25 @@ int64_t ceil_div_pos(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t y_plane(const Canonical &c) { return c.y_size[0] * c.y_size[1] * c.y_size[2]; }
 int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_size[2]; }
 
-// Positions per tile of the data-gradient algorithms: a multiple of NR that keeps packed B in L2.
+// Positions per tile of gemm_backward_data: fixed per kernel, because col2im adds tiles in order.
 int64_t position_tile(const GemmUkernel &uk) { return 8 * static_cast<int64_t>(uk.nr); }
+
+// The chunk size (1 .. max_chunk) that cuts `units` × `total` into items finishing soonest on `threads`
+// threads: rounds of items per thread × (chunk + a fixed per-item overhead, in chunk units).
+int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads, double overhead) {
+  int64_t best = 1;
+  double best_time = -1;
+  for (int64_t chunk = 1; chunk <= std::max<int64_t>(1, std::min(max_chunk, total)); ++chunk) {
+    const int64_t items = units * ceil_div_pos(total, chunk);
+    const double rounds = static_cast<double>(ceil_div_pos(items, threads));
+    const double time = rounds * (static_cast<double>(chunk) + overhead);
+    if (best_time < 0 || time < best_time) {
+      best = chunk;
+      best_time = time;
+    }
+  }
+  return best;
+}
 
 double gemm_flops(const Canonical &c) {
   return 2.0 * static_cast<double>(c.batch) * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() *
@@ -25,15 +42,20 @@ double gemm_flops(const Canonical &c) {
 
 }  // namespace
 
+int64_t weight_k_blocks(const Canonical &c) { return c.batch * ceil_div_pos(y_plane(c), kGemmKc); }
+
 GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmUkernel &uk, int threads) {
   GemmBlocking b;
   const int64_t m = c.cy_per_group, n = c.cx_per_group * c.kernel_numel();
   const int64_t panels = ceil_div_pos(n, uk.nr);
-  int64_t per_item = 4;
-  while (per_item > 1 && c.groups * ceil_div_pos(panels, per_item) < 2 * static_cast<int64_t>(threads)) per_item /= 2;
+  // K (N × output positions) is long and M × N small: the work is cut along K into a fixed number of parts,
+  // so that every part packs its dy rows and im2col columns once, whatever the thread count.
+  b.k_parts = std::min<int64_t>(kWeightKParts, weight_k_blocks(c));
+  const int64_t per_item = best_chunk(c.groups * b.k_parts, panels, panels, threads, 0.5);
   b.cols_per_item = per_item * uk.nr;
-  b.items = c.groups * ceil_div_pos(panels, per_item);
-  b.slot_floats = round_up(m, uk.mr) * kGemmKc + b.cols_per_item * kGemmKc + m * b.cols_per_item + kGemmKc;
+  b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
+  b.slot_floats = round_up(m, uk.mr) * kGemmKc + b.cols_per_item * kGemmKc + kGemmKc;
+  b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);
   return b;
 }
@@ -42,11 +64,11 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &
   GemmBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
-  int64_t cb = std::max<int64_t>(1, std::min<int64_t>(c.cx_per_group, ceil_div_pos(128, kk)));
-  auto items = [&](int64_t per) { return c.batch * c.groups * ceil_div_pos(c.cx_per_group, per); };
-  while (cb > 1 && items(cb) < 2 * static_cast<int64_t>(threads)) cb = ceil_div_pos(cb, 2);
+  // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
+  const int64_t cb = best_chunk(c.batch * c.groups, c.cx_per_group, std::max<int64_t>(1, 256 / kk), threads,
+                                48.0 / static_cast<double>(kk));
   b.channels_per_item = cb;
-  b.items = items(cb);
+  b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb);
   const int64_t mp = round_up(cb * kk, uk.mr);
   b.slot_floats = mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) + cb * x_plane(c);
   b.flops = gemm_flops(c);
@@ -54,9 +76,9 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &
 }
 
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmUkernel &uk, int threads) {
-  (void)threads;
   GemmBlocking b;
-  b.tile = position_tile(uk);
+  // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
+  b.tile = uk.nr * best_chunk(c.batch * c.groups, ceil_div_pos(y_plane(c), uk.nr), 8, threads, 1.0);
   const int64_t m = c.cy_per_group;
   b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
   b.slot_floats = round_up(m, uk.mr) * kGemmKc + b.tile * kGemmKc + m * b.tile + std::max(kGemmKc, b.tile);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "numerics/batch.hpp"
 #include "numerics/formats.hpp"
 
 namespace aclnn_cpu {
@@ -32,7 +33,7 @@ void decode(const View5 &v, int64_t index, int64_t stride, int64_t count, float 
       }
       return;
     case ACL_FLOAT16:
-      for (int64_t i = 0; i < count; ++i) out[i] = numerics::fp16_to_fp32(half_at(v.data, index + i * stride));
+      numerics::fp16_to_fp32_n(static_cast<const uint16_t *>(v.data) + index, stride, count, out);
       return;
     default:
       for (int64_t i = 0; i < count; ++i) out[i] = load_value(v.data, v.dtype, index + i * stride);
@@ -55,7 +56,7 @@ bool all_finite(const float *v, int64_t count) {
 bool OperandReader::read(int64_t index, int64_t stride, int64_t count, float *out) const {
   if (count <= 0) return true;
   decode(view_, index, stride, count, out);
-  rounding_.operands(out, count);
+  if (!exact_) rounding_.operands(out, count);
   return all_finite(out, count);
 }
 

@@ -13,7 +13,8 @@ namespace conv_bwd {
 
 class OperandReader {
  public:
-  OperandReader(const View5 &view, const Rounding &rounding) : view_(view), rounding_(rounding) {}
+  OperandReader(const View5 &view, const Rounding &rounding)
+      : view_(view), rounding_(rounding), exact_(rounding.keeps_every_value_of(view.dtype)) {}
 
   const View5 &view() const { return view_; }
 
@@ -24,6 +25,7 @@ class OperandReader {
  private:
   View5 view_;
   const Rounding &rounding_;
+  bool exact_;  // the dtype's values need no rounding to the compute type
 };
 
 }  // namespace conv_bwd

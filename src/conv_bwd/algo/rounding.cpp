@@ -1,6 +1,7 @@
 #include "conv_bwd/algo/rounding.hpp"
 
 #include "conv_bwd/tensor_io.hpp"
+#include "numerics/batch.hpp"
 #include "numerics/formats.hpp"
 
 namespace aclnn_cpu {
@@ -44,18 +45,33 @@ float Rounding::grad_input(float accumulator) const {
 void Rounding::operands(float *v, int64_t count) const {
   switch (compute_) {
     case ComputeType::kFp16:
-      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_fp16(v[i]);
+      numerics::round_to_fp16_n(v, count);
       return;
     case ComputeType::kBf16:
-      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_bf16(v[i]);
+      numerics::round_to_bf16_n(v, count);
       return;
     case ComputeType::kHf32:
-      for (int64_t i = 0; i < count; ++i) v[i] = numerics::round_to_hf32(v[i], hf32_mantissa_bits_, hf32_rounding_);
+      numerics::round_to_hf32_n(v, count, hf32_mantissa_bits_, hf32_rounding_);
       return;
     case ComputeType::kFp32:
     case ComputeType::kHif8:
       return;
   }
+}
+
+bool Rounding::keeps_every_value_of(aclDataType dtype) const {
+  switch (compute_) {
+    case ComputeType::kFp32:
+    case ComputeType::kHif8:
+      return true;
+    case ComputeType::kHf32:  // FP16's 10 and BF16's 7 mantissa bits fit HF32's 10 or 11, exponents too
+      return hf32_mantissa_bits_ >= 10 && (dtype == ACL_FLOAT16 || dtype == ACL_BF16);
+    case ComputeType::kFp16:
+      return dtype == ACL_FLOAT16;
+    case ComputeType::kBf16:
+      return dtype == ACL_BF16;
+  }
+  return false;
 }
 
 float Rounding::grad_bias(double sum) const {

@@ -23,6 +23,9 @@ class Rounding {
   // operand() applied in place to v[0 .. count).
   void operands(float *v, int64_t count) const;
 
+  // Whether every value of `dtype` is already a value of the compute type (operand() is then the identity).
+  bool keeps_every_value_of(aclDataType dtype) const;
+
   // The fast algorithms' fp32 accumulator, rounded as grad_input(double) rounds its sum.
   float grad_input(float accumulator) const;
 

@@ -1,0 +1,21 @@
+// Array forms of the conversions the packing loops need per element, inline and branch-light so that compilers
+// vectorise them. Each gives exactly what its scalar counterpart in formats.hpp gives (tests/unit/
+// numerics_batch_test.cpp checks them against each other); NaNs are passed to the scalar function.
+#pragma once
+
+#include <cstdint>
+
+#include "core/config.hpp"
+
+namespace aclnn_cpu {
+namespace numerics {
+
+void round_to_fp16_n(float *v, int64_t n);
+void round_to_bf16_n(float *v, int64_t n);
+void round_to_hf32_n(float *v, int64_t n, int mantissa_bits, Hf32Rounding rounding);
+
+// out[i] = fp16_to_fp32(src[i · stride]).
+void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out);
+
+}  // namespace numerics
+}  // namespace aclnn_cpu

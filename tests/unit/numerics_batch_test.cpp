@@ -1,0 +1,88 @@
+// The array conversions of numerics/batch.hpp (used when packing operands) against the scalar ones, bit for
+// bit: every FP16 code, and for the roundings every float near each threshold plus millions of random patterns.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "numerics/batch.hpp"
+#include "numerics/formats.hpp"
+
+namespace {
+
+using namespace aclnn_cpu;
+
+uint32_t bits_of(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+
+float float_of(uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+// Patterns that probe every branch: both signs of zero, subnormals, neighbourhoods of the FP16 and BF16
+// thresholds and of powers of two (ties at several widths), the largest finite, Inf, NaNs; then random bits.
+std::vector<float> probe_values() {
+  std::vector<uint32_t> centres = {0x0u,        0x1u,        0x00400000u, 0x00800000u, 0x33000000u, 0x33800000u,
+                                   0x387FE000u, 0x38800000u, 0x3F800000u, 0x3F801000u, 0x3F808000u, 0x477FE000u,
+                                   0x477FF000u, 0x47800000u, 0x7F7F8000u, 0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u,
+                                   0x7F800001u, 0x7FFFFFFFu};
+  std::vector<float> out;
+  for (uint32_t c : centres) {
+    for (int64_t d = -4100; d <= 4100; ++d) {
+      const int64_t u = static_cast<int64_t>(c) + d;
+      if (u < 0 || u > 0x7FFFFFFF) continue;
+      out.push_back(float_of(static_cast<uint32_t>(u)));
+      out.push_back(float_of(static_cast<uint32_t>(u) | 0x80000000u));
+    }
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 3000000; ++i) out.push_back(float_of(static_cast<uint32_t>(rng())));
+  return out;
+}
+
+template <typename Batch, typename Scalar>
+void expect_same(const std::vector<float> &in, Batch batch, Scalar scalar, const char *what) {
+  std::vector<float> v = in;
+  batch(v.data(), static_cast<int64_t>(v.size()));
+  int64_t bad = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (bits_of(v[i]) != bits_of(scalar(in[i]))) {
+      if (++bad <= 5) {
+        ADD_FAILURE() << what << ": input 0x" << std::hex << bits_of(in[i]) << " gives 0x" << bits_of(v[i])
+                      << ", scalar gives 0x" << bits_of(scalar(in[i]));
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+TEST(NumericsBatch, RoundingsMatchTheScalarConversions) {
+  const std::vector<float> in = probe_values();
+  expect_same(in, numerics::round_to_fp16_n, numerics::round_to_fp16, "fp16");
+  expect_same(in, numerics::round_to_bf16_n, numerics::round_to_bf16, "bf16");
+  for (int bits : {10, 11}) {
+    for (Hf32Rounding r : {Hf32Rounding::kTiesAway, Hf32Rounding::kNearestEven}) {
+      expect_same(
+          in, [&](float *v, int64_t n) { numerics::round_to_hf32_n(v, n, bits, r); },
+          [&](float x) { return numerics::round_to_hf32(x, bits, r); }, "hf32");
+    }
+  }
+}
+
+TEST(NumericsBatch, Fp16DecodeMatchesForEveryCode) {
+  std::vector<uint16_t> codes(2 * 65536);
+  for (uint32_t c = 0; c < 65536; ++c) codes[2 * c] = static_cast<uint16_t>(c);
+  std::vector<float> out(65536);
+  numerics::fp16_to_fp32_n(codes.data(), 2, 65536, out.data());  // stride 2: every other element
+  for (uint32_t c = 0; c < 65536; ++c) {
+    ASSERT_EQ(bits_of(out[c]), bits_of(numerics::fp16_to_fp32(static_cast<uint16_t>(c)))) << "code " << c;
+  }
+}
+
+}  // namespace
