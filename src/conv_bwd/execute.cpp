@@ -105,7 +105,8 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
     case Algorithm::kGemmForward:
       return gemm_forward(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmWeight:
-      return gemm_weight(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_weight));
+      return gemm_weight(c, GemmKernels{plan.ukernel, plan.nt_ukernel}, o.blocking, scratch, rounding,
+                         lift(p.grad_weight));
     default:
       return false;
   }

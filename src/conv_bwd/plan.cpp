@@ -59,7 +59,7 @@ namespace {
 // One candidate of an output's list: accepts (returns "") or says why not.
 struct Candidate {
   Algorithm algorithm;
-  GemmBlocking (*blocking)(const Canonical &, const GemmUkernel &, int);
+  GemmBlocking (*blocking)(const Canonical &, const GemmKernels &, int);
   bool for_transposed;  // data-gradient candidates serve one kind of call only
 };
 
@@ -81,7 +81,7 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
   return "";
 }
 
-OutputPlan choose(const std::vector<Candidate> &list, const Problem &p, const Canonical &c, const GemmUkernel &uk,
+OutputPlan choose(const std::vector<Candidate> &list, const Problem &p, const Canonical &c, const GemmKernels &uk,
                   const PlanContext &ctx) {
   OutputPlan out;
   for (const Candidate &cand : list) {
@@ -127,6 +127,8 @@ PlanContext current_plan_context() {
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
   plan.ukernel = &gemm_ukernel(ctx.isa);
+  plan.nt_ukernel = &gemm_nt_ukernel(ctx.isa);
+  const GemmKernels kernels{plan.ukernel, plan.nt_ukernel};
   if (p.empty_path) return plan;
   Canonical c;
   std::string why;
@@ -135,12 +137,12 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   if (p.mask[0]) {
     plan.grad_input = canonical ? choose({{Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
-                                         p, c, *plan.ukernel, ctx)
+                                         p, c, kernels, ctx)
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1]) {
     plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeight, gemm_weight_blocking, false}}, p, c,
-                                          *plan.ukernel, ctx)
+                                          kernels, ctx)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
@@ -168,7 +170,7 @@ std::string describe_plan(const Plan &plan) {
   auto one = [&](const char *name, const OutputPlan &o) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
     if (o.algorithm != Algorithm::kNone && o.algorithm != Algorithm::kReference) {
-      s += std::string(":") + plan.ukernel->name;
+      s += std::string(":") + (o.blocking.nt ? plan.nt_ukernel->name : plan.ukernel->name);
     }
     return s;
   };

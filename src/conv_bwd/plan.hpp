@@ -40,6 +40,7 @@ struct OutputPlan {
 struct Plan {
   OutputPlan grad_input, grad_weight;
   const GemmUkernel *ukernel = nullptr;
+  const GemmNtUkernel *nt_ukernel = nullptr;
   int slots = 1;
   StagingLayout staging;       // operands the reference outputs need, from offset 0
   uint64_t shared_at = 0;      // then the GEMM algorithms' shared area (partial sums)

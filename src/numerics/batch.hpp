@@ -14,6 +14,10 @@ void round_to_fp16_n(float *v, int64_t n);
 void round_to_bf16_n(float *v, int64_t n);
 void round_to_hf32_n(float *v, int64_t n, int mantissa_bits, Hf32Rounding rounding);
 
+// dst[i · stride] = fp32_to_fp16(v[i]) / fp32_to_bf16(v[i]).
+void fp32_to_fp16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride);
+void fp32_to_bf16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride);
+
 // out[i] = fp16_to_fp32(src[i · stride]).
 void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out);
 

@@ -18,6 +18,7 @@
 
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
+#include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 namespace aclnn_cpu {
@@ -25,9 +26,14 @@ namespace conv_bwd {
 
 constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+constexpr int64_t kWeightNtKc = 2048;  // gemm_weight's K block with the NT kernel (long dot products)
+constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 
-// gemm_weight's K blocks: kGemmKc positions of one sample each; part p takes blocks [first, end).
-int64_t weight_k_blocks(const Canonical &c);
+// The microkernels of one ISA.
+struct GemmKernels {
+  const GemmUkernel *nn;
+  const GemmNtUkernel *nt;
+};
 
 // How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
 struct GemmBlocking {
@@ -35,15 +41,17 @@ struct GemmBlocking {
   int64_t slot_floats = 0;
   int64_t shared_floats = 0;      // one area all items share (gemm_weight's partial sums)
   int64_t k_parts = 1;            // gemm_weight: fixed number of partial sums over K (never the thread count)
+  bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
+  int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data: x channels per item
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
   double flops = 0;               // multiply-adds × 2 of the whole output
 };
 
-GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
-GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
-GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmUkernel &uk, int threads);
+GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 
 // Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned, and the shared area.
 struct GemmScratch {
@@ -55,7 +63,7 @@ struct GemmScratch {
 
 // Each returns false when a non-finite operand met a padding zero (the result may then hold a NaN the defining
 // sums do not have; the caller recomputes that output with the reference).
-bool gemm_weight(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight);
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);

@@ -42,25 +42,33 @@ double gemm_flops(const Canonical &c) {
 
 }  // namespace
 
-int64_t weight_k_blocks(const Canonical &c) { return c.batch * ceil_div_pos(y_plane(c), kGemmKc); }
-
-GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmUkernel &uk, int threads) {
+GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  const GemmUkernel &uk = *k.nn;
+  const GemmNtUkernel &nt = *k.nt;
   GemmBlocking b;
   const int64_t m = c.cy_per_group, n = c.cx_per_group * c.kernel_numel();
-  const int64_t panels = ceil_div_pos(n, uk.nr);
+  // Long planes: the NT kernel reads dy rows and im2col rows as they lie (no transpose while packing);
+  // short ones keep the NN kernel, whose cost does not grow with a short K.
+  b.nt = y_plane(c) >= kWeightNtMinPlane;
+  b.kc = b.nt ? kWeightNtKc : kGemmKc;
+  const int64_t mr = b.nt ? nt.mr : uk.mr, nr = b.nt ? nt.nr : uk.nr;
+  const int64_t kcp = b.nt ? round_up(std::min(b.kc, y_plane(c)), nt.lanes) : b.kc;
   // K (N × output positions) is long and M × N small: the work is cut along K into a fixed number of parts,
   // so that every part packs its dy rows and im2col columns once, whatever the thread count.
-  b.k_parts = std::min<int64_t>(kWeightKParts, weight_k_blocks(c));
-  const int64_t per_item = best_chunk(c.groups * b.k_parts, panels, panels, threads, 0.5);
-  b.cols_per_item = per_item * uk.nr;
+  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(y_plane(c), b.kc));
+  const int64_t panels = ceil_div_pos(n, nr);
+  const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
+  const int64_t per_item = best_chunk(c.groups * b.k_parts, panels, max_panels, threads, 0.5);
+  b.cols_per_item = per_item * nr;
   b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
-  b.slot_floats = round_up(m, uk.mr) * kGemmKc + b.cols_per_item * kGemmKc + kGemmKc;
+  b.slot_floats = round_up(m, mr) * kcp + b.cols_per_item * kcp + kcp;
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);
   return b;
 }
 
-GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &uk, int threads) {
+GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  const GemmUkernel &uk = *k.nn;
   GemmBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
@@ -75,7 +83,8 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmUkernel &
   return b;
 }
 
-GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmUkernel &uk, int threads) {
+GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  const GemmUkernel &uk = *k.nn;
   GemmBlocking b;
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
   b.tile = uk.nr * best_chunk(c.batch * c.groups, ceil_div_pos(y_plane(c), uk.nr), 8, threads, 1.0);

@@ -15,7 +15,7 @@ namespace conv_bwd {
 
 bool gemm_forward(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                   const Rounding &rounding, const View5 &grad_input) {
-  const OperandReader w(c.w, rounding), x(c.x, rounding);
+  const OperandReader w(c.w, rounding, true), x(c.x, rounding);
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group, k_total = c.cx_per_group * kk, nt_max = b.tile;
   const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t tiles = (y_plane + nt_max - 1) / nt_max;

@@ -1,7 +1,9 @@
-// gradWeight as GEMMs: per group, dW (Cy_g × Cx_g·K) = Σ over K blocks (one sample's kGemmKc y positions each)
-// of dy rows (A, packed by rows) times implicit im2col columns of x (B, packed by columns). The K blocks are
-// cut into k_parts fixed parts; each part sums its blocks into its own fp32 partial, and the partials are added
-// in part order, so the result does not depend on the thread count.
+// gradWeight as GEMMs: per group, dW (Cy_g × Cx_g·K) = Σ over K blocks (b.kc y positions of one sample each)
+// of dy rows times implicit im2col rows of x. The K blocks are cut into k_parts fixed parts; each part sums its
+// blocks into its own fp32 partial, and the partials are added in part order, so the result does not depend on
+// the thread count.
+//   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel.
+//   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel.
 #include <algorithm>
 #include <atomic>
 
@@ -20,38 +22,103 @@ int64_t part_begin(int64_t blocks, int64_t parts, int64_t p) {
   return p * (blocks / parts) + std::min(p, blocks % parts);
 }
 
+// One K block of one work item: rows [0, m) of dy against im2col columns [j0, j0 + nc).
+struct Block {
+  int64_t g, n, o0, kc, j0, nc;
+  bool first;
+};
+
+class WeightGemm {
+ public:
+  WeightGemm(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const Rounding &rounding)
+      : c_(c), k_(k), b_(b), x_(c.x, rounding), dy_(c.y, rounding, true), kk_(c.kernel_numel()), m_(c.cy_per_group) {}
+
+  // Accumulates the block into acc (row-major, leading dimension ldc); false if dy held a non-finite value.
+  bool run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    return b_.nt ? run_nt(blk, scratch, acc, ldc) : run_nn(blk, scratch, acc, ldc);
+  }
+
+ private:
+  bool read_dy(const Block &blk, int64_t r, float *out) const {
+    return read_plane_run(dy_, blk.n, blk.g * c_.cy_per_group + r, blk.o0, blk.kc, out);
+  }
+
+  void read_col(const Block &blk, int64_t j, float *out) const {
+    const int64_t col = blk.j0 + j;
+    im2col_run(c_, x_, blk.n, blk.g * c_.cx_per_group + col / kk_, col % kk_, blk.o0, blk.kc, out);
+  }
+
+  bool run_nt(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    const GemmNtUkernel &uk = *k_.nt;
+    const int64_t kcp = round_up(blk.kc, uk.lanes), mp = round_up(m_, uk.mr), np = round_up(blk.nc, uk.nr);
+    float *a = scratch, *bp = scratch + mp * kcp;
+    bool fin = true;
+    for (int64_t r = 0; r < mp; ++r) {
+      float *row = a + r * kcp;
+      if (r < m_) fin &= read_dy(blk, r, row);
+      std::fill(row + (r < m_ ? blk.kc : 0), row + kcp, 0.0f);
+    }
+    for (int64_t j = 0; j < np; ++j) {
+      float *row = bp + j * kcp;
+      if (j < blk.nc) read_col(blk, j, row);
+      std::fill(row + (j < blk.nc ? blk.kc : 0), row + kcp, 0.0f);
+    }
+    for (int64_t j = 0; j < blk.nc; j += uk.nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
+      for (int64_t i = 0; i < m_; i += uk.mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
+        uk.run(kcp, a + i * kcp, bp + j * kcp, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+      }
+    }
+    return fin;
+  }
+
+  bool run_nn(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    const GemmUkernel &uk = *k_.nn;
+    float *a = scratch, *bp = a + round_up(m_, uk.mr) * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc;
+    bool fin = true;
+    pack_a_by_rows(uk.mr, m_, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
+    pack_b_by_cols(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
+    run_tiles(uk, m_, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
+    return fin;
+  }
+
+  const Canonical &c_;
+  const GemmKernels &k_;
+  const GemmBlocking &b_;
+  const OperandReader x_, dy_;
+  const int64_t kk_, m_;
+};
+
 }  // namespace
 
-bool gemm_weight(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight) {
-  const OperandReader x(c.x, rounding), dy(c.y, rounding);
-  const int64_t kk = c.kernel_numel(), m = c.cy_per_group, n_cols = c.cx_per_group * kk;
+  const WeightGemm gemm(c, k, b, rounding);
+  const int64_t m = c.cy_per_group, n_cols = c.cx_per_group * c.kernel_numel();
   const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
-  const int64_t blocks_per_sample = (plane + kGemmKc - 1) / kGemmKc, blocks = weight_k_blocks(c);
+  const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
   const int64_t group_floats = m * n_cols;
   // partial(part, g) = shared + (part·groups + g)·group_floats, row-major Cy_g × Cx_g·K.
   std::atomic<bool> finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
-    float *a_pack = s.base + slot * s.slot_stride;
-    float *b_pack = a_pack + round_up(m, uk.mr) * kGemmKc;
-    float *tmp = b_pack + nc_max * kGemmKc;
+    float *scratch = s.base + slot * s.slot_stride;
     bool fin = true;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
-      const int64_t j0 = chunk * nc_max, nc = std::min(nc_max, n_cols - j0);
-      float *acc = s.shared + (part * c.groups + g) * group_floats + j0;
-      for (int64_t blk = part_begin(blocks, b.k_parts, part); blk < part_begin(blocks, b.k_parts, part + 1); ++blk) {
-        const int64_t n = blk / blocks_per_sample, o0 = (blk % blocks_per_sample) * kGemmKc;
-        const int64_t kc = std::min(kGemmKc, plane - o0);
-        pack_a_by_rows(uk.mr, m, kc, tmp, a_pack, [&](int64_t r, float *out) {
-          fin &= read_plane_run(dy, n, g * c.cy_per_group + r, o0, kc, out);
-        });
-        pack_b_by_cols(uk.nr, nc, kc, tmp, b_pack, [&](int64_t j, float *out) {
-          const int64_t col = j0 + j;
-          im2col_run(c, x, n, g * c.cx_per_group + col / kk, col % kk, o0, kc, out);
-        });
-        run_tiles(uk, m, nc, kc, a_pack, b_pack, acc, n_cols, blk != part_begin(blocks, b.k_parts, part));
+      Block blk;
+      blk.g = g;
+      blk.j0 = chunk * nc_max;
+      blk.nc = std::min(nc_max, n_cols - blk.j0);
+      float *acc = s.shared + (part * c.groups + g) * group_floats + blk.j0;
+      const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
+      for (int64_t kb = first; kb < last; ++kb) {
+        blk.n = kb / blocks_per_sample;
+        blk.o0 = (kb % blocks_per_sample) * b.kc;
+        blk.kc = std::min(b.kc, plane - blk.o0);
+        blk.first = kb == first;
+        fin &= gemm.run(blk, scratch, acc, n_cols);
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);

@@ -57,7 +57,7 @@ bool OperandReader::read(int64_t index, int64_t stride, int64_t count, float *ou
   if (count <= 0) return true;
   decode(view_, index, stride, count, out);
   if (!exact_) rounding_.operands(out, count);
-  return all_finite(out, count);
+  return !check_finite_ || all_finite(out, count);
 }
 
 }  // namespace conv_bwd

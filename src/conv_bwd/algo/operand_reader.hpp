@@ -13,19 +13,25 @@ namespace conv_bwd {
 
 class OperandReader {
  public:
-  OperandReader(const View5 &view, const Rounding &rounding)
-      : view_(view), rounding_(rounding), exact_(rounding.keeps_every_value_of(view.dtype)) {}
+  // check_finite: read() scans what it returns for Inf/NaN (only the operands that meet the implicit padding's
+  // zeros need it; see gemm_algorithms.hpp); otherwise read() always returns true.
+  OperandReader(const View5 &view, const Rounding &rounding, bool check_finite = false)
+      : view_(view),
+        rounding_(rounding),
+        exact_(rounding.keeps_every_value_of(view.dtype)),
+        check_finite_(check_finite) {}
 
   const View5 &view() const { return view_; }
 
   // out[i] = operand(element at index + i·stride), i < count (indices in elements from view().data).
-  // Returns true when every value is finite.
+  // Returns false when check_finite and a value is not finite.
   bool read(int64_t index, int64_t stride, int64_t count, float *out) const;
 
  private:
   View5 view_;
   const Rounding &rounding_;
   bool exact_;  // the dtype's values need no rounding to the compute type
+  bool check_finite_;
 };
 
 }  // namespace conv_bwd

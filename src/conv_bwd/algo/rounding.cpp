@@ -59,6 +59,11 @@ void Rounding::operands(float *v, int64_t count) const {
   }
 }
 
+void Rounding::grad_inputs(float *v, int64_t count) const {
+  if (compute_ == ComputeType::kFp16) numerics::round_to_fp16_n(v, count);
+  if (compute_ == ComputeType::kBf16) numerics::round_to_bf16_n(v, count);
+}
+
 bool Rounding::keeps_every_value_of(aclDataType dtype) const {
   switch (compute_) {
     case ComputeType::kFp32:

@@ -32,6 +32,9 @@ class Rounding {
   // dX kernels output C: fp32 accumulator, then FP16/BF16 when C is one of them (SPEC §3.5 step 4).
   float grad_input(double sum) const;
 
+  // grad_input(float) applied in place to v[0 .. count).
+  void grad_inputs(float *v, int64_t count) const;
+
   // Whether grad_input(float) returns its argument unchanged (C is not FP16/BF16).
   bool grad_input_is_identity() const { return compute_ != ComputeType::kFp16 && compute_ != ComputeType::kBf16; }
 

@@ -1,5 +1,7 @@
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
+#include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
+
 namespace aclnn_cpu {
 namespace conv_bwd {
 
@@ -8,6 +10,19 @@ const GemmUkernel &gemm_ukernel(Isa isa) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const GemmUkernel kAvx2{gemm_f32_6x16__avx2_fma, 6, 16, Isa::kAvx2, "gemm_f32_6x16__avx2_fma"};
   static const GemmUkernel kAvx512{gemm_f32_8x32__avx512f, 8, 32, Isa::kAvx512, "gemm_f32_8x32__avx512f"};
+  if (isa == Isa::kAvx512) return kAvx512;
+  if (isa == Isa::kAvx2) return kAvx2;
+#else
+  (void)isa;
+#endif
+  return kScalar;
+}
+
+const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
+  static const GemmNtUkernel kScalar{gemm_nt_f32_2x2__scalar, 2, 2, 1, Isa::kScalar, "gemm_nt_f32_2x2__scalar"};
+#if defined(ACLNN_CPU_HAVE_X86_KERNELS)
+  static const GemmNtUkernel kAvx2{gemm_nt_f32_3x4__avx2_fma, 3, 4, 8, Isa::kAvx2, "gemm_nt_f32_3x4__avx2_fma"};
+  static const GemmNtUkernel kAvx512{gemm_nt_f32_4x4__avx512f, 4, 4, 16, Isa::kAvx512, "gemm_nt_f32_4x4__avx512f"};
   if (isa == Isa::kAvx512) return kAvx512;
   if (isa == Isa::kAvx2) return kAvx2;
 #else
