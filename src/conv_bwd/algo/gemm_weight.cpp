@@ -63,11 +63,15 @@ class WeightGemm {
       if (j < blk.nc) read_col(blk, j, row);
       std::fill(row + (j < blk.nc ? blk.kc : 0), row + kcp, 0.0f);
     }
-    for (int64_t j = 0; j < blk.nc; j += uk.nr) {
-      const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
-      for (int64_t i = 0; i < m_; i += uk.mr) {
-        const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
-        uk.run(kcp, a + i * kcp, bp + j * kcp, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+    // Blocks of 8·MR dy rows stay in L2 while every im2col row passes.
+    const int64_t mc = 8 * static_cast<int64_t>(uk.mr);
+    for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+      for (int64_t j = 0; j < blk.nc; j += uk.nr) {
+        const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
+        for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
+          uk.run(kcp, a + i * kcp, bp + j * kcp, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+        }
       }
     }
     return fin;

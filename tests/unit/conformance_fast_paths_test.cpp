@@ -1,0 +1,101 @@
+// The GEMM algorithms at the edges of their blocking (issue 4): every K-block, position-tile, channel-block and
+// microkernel-tile remainder, the NT gradWeight form (long planes) and the NN one, several K blocks per sample and
+// per output, fixed partial sums over K, groups, stride > kernel, padding ≥ kernel, dilation, transposed calls with
+// a long K, every precision, non-contiguous views; and bitwise determinism where the partials and the dynamic
+// hand-out of items are in play. The registry also runs this suite under ACLNN_CPU_MAX_ISA=avx2 and =scalar.
+#include <gtest/gtest.h>
+
+#include "conformance_harness.hpp"
+#include "core/config.hpp"
+
+namespace conformance {
+namespace {
+
+const char *const kGeometries[] = {
+    // gradWeight NT: plane 47·47 = 2209 > one 2048 block, three samples → 6 blocks in 4 partial sums (two parts
+    // add two blocks); Cy 5, 27 columns.
+    "mb3_g1_ic3oc5_ih47iw47_kh3kw3_ph1pw1",
+    // NT with groups, stride 2, dilation 2 (plane 25·25 = 625).
+    "mb1_g2_ic6oc4_ih50iw50_kh3kw3_sh2sw2_ph2pw2_dh2dw2",
+    // NT 1-D, three samples, kernel 5.
+    "mb3_g1_ic4oc7_iw1500_kw5_pw2",
+    // NT 3-D (plane 8·12·12 = 1152) with asymmetric work.
+    "mb1_g1_ic4oc6_id8ih12iw12_kd3kh3kw3_pd1ph1pw1",
+    // gradInput: 300 gradOutput channels (two K blocks), 400 positions (two tiles), 5 x channels.
+    "mb1_g1_ic5oc300_ih20iw20_kh3kw3_ph1pw1",
+    // stride > kernel, padding ≥ kernel.
+    "mb2_g1_ic7oc9_ih23iw23_kh2kw2_sh3sw3_ph2pw2",
+    // depthwise-like groups with long planes.
+    "mb1_g8_ic8oc16_ih30iw30_kh3kw3_ph1pw1",
+    // transposed: K = 40·9 = 360 > 256 (two K blocks in the forward GEMM), output padding.
+    "mb1_g1_ic40oc9_ih10iw10_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1",
+    "mb2_g1_ic9oc40_ih12iw12_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0",
+};
+
+const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
+
+TEST(ConformanceFastPaths, EveryBlockingRemainderInEveryPrecision) {
+  for (const char *g : kGeometries) {
+    for (const char *p : kPrecisions) {
+      const std::string text = std::string(g) + p;
+      EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 11))) << text;
+    }
+    EXPECT_TRUE(check_case(parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 12))) << g;
+  }
+}
+
+TEST(ConformanceFastPaths, EveryMaskAlone) {
+  for (const char *g : {kGeometries[0], kGeometries[7]}) {
+    for (const char *mask : {"_mask100", "_mask010", "_mask001", "_mask110", "_mask011"}) {
+      const std::string text = std::string(g) + "_dtf32_cmt0" + mask;
+      EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 13))) << text;
+    }
+  }
+}
+
+TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
+  for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7]}) {
+    ConvCase c = parse_case(std::string(g) + "_dtf32_cmt1", Data::kRandom, 14);
+    const int rank = c.desc.spatial_rank + 2;
+    std::vector<int> channels_last(rank);
+    channels_last[0] = 0;
+    for (int i = 1; i < rank - 1; ++i) channels_last[i] = i + 1;
+    channels_last[rank - 1] = 1;
+    for (int s = kGradInput; s < kSlots; ++s) {
+      if (s != kGradBias) c.layout[s] = Layout{channels_last, s % 2 == 0 ? 2 : 1, s == kGradWeight ? 3 : 0};
+    }
+    EXPECT_TRUE(check_case(c)) << g;
+  }
+}
+
+class ConformanceFastPathsDeterminism : public ::testing::Test {
+ protected:
+  void SetUp() override { saved_ = aclnn_cpu::settings().num_threads; }
+  void TearDown() override { aclnn_cpu::set_num_threads(saved_); }
+
+ private:
+  int saved_ = 0;
+};
+
+TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
+  for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[8]}) {
+    const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
+    std::vector<unsigned char> first;
+    for (int threads : {1, 2, 3, 2, 1}) {
+      aclnn_cpu::set_num_threads(threads);
+      CaseTensors t(c);
+      std::string error;
+      ASSERT_EQ(run_direct(c, t, &error), 0) << error;
+      std::vector<unsigned char> out;
+      for (int s = kGradInput; s < kSlots; ++s) out.insert(out.end(), t.t[s].bytes().begin(), t.t[s].bytes().end());
+      if (first.empty()) {
+        first = out;
+      } else {
+        EXPECT_EQ(first, out) << g << " with " << threads << " threads";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace conformance
