@@ -102,8 +102,10 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
   switch (o.algorithm) {
     case Algorithm::kGemmBackwardData:
       return gemm_backward_data(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+    case Algorithm::kGemmFlippedForward:
+      return gemm_forward(c, true, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmForward:
-      return gemm_forward(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, false, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmWeight:
       return gemm_weight(c, GemmKernels{plan.ukernel, plan.nt_ukernel}, o.blocking, scratch, rounding,
                          lift(p.grad_weight));

@@ -69,6 +69,11 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
   }
+  if (cand.algorithm == Algorithm::kGemmFlippedForward &&
+      (p.stride[0] != 1 || p.stride[1] != 1 || p.stride[2] != 1)) {
+    return "stride " + std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" +
+           std::to_string(p.stride[2]) + " is not 1 (the flipped forward relation would read inserted zeros)";
+  }
   if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
   const uint64_t bytes = static_cast<uint64_t>(b.slot_floats) * sizeof(float);
   if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
@@ -104,6 +109,8 @@ const char *algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::kNone:
       return "none";
+    case Algorithm::kGemmFlippedForward:
+      return "gemm_flipped_forward";
     case Algorithm::kGemmBackwardData:
       return "gemm_backward_data";
     case Algorithm::kGemmForward:
@@ -135,7 +142,8 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   // An inconsistent problem gets no fast path; execute() reports it.
   const bool canonical = make_canonical(p, &c, &why);
   if (p.mask[0]) {
-    plan.grad_input = canonical ? choose({{Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
+    plan.grad_input = canonical ? choose({{Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
+                                          {Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
                                          p, c, kernels, ctx)
                                 : OutputPlan{Algorithm::kReference, {}, {}};

@@ -17,9 +17,9 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-enum class Algorithm { kNone, kGemmBackwardData, kGemmForward, kGemmWeight, kReference };
+enum class Algorithm { kNone, kGemmFlippedForward, kGemmBackwardData, kGemmForward, kGemmWeight, kReference };
 
-const char *algorithm_name(Algorithm algorithm);  // "gemm_backward_data", ..., "reference", "none"
+const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "none"
 
 // What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
 struct PlanContext {

@@ -23,6 +23,10 @@ const char *const kGeometries[] = {
     "mb1_g1_ic4oc6_id8ih12iw12_kd3kh3kw3_pd1ph1pw1",
     // gradInput: 300 gradOutput channels (two K blocks), 400 positions (two tiles), 5 x channels.
     "mb1_g1_ic5oc300_ih20iw20_kh3kw3_ph1pw1",
+    // stride 1, padding beyond the kernel's reach (the flipped problem crops: negative begin pads), and
+    // asymmetric pads with dilation.
+    "mb1_g1_ic3oc4_ih9iw9_kh2kw2_ph3pw3",
+    "mb2_g1_ic6oc5_ih20iw21_kh3kw3_ph1:3pw0:2_dh2dw3",
     // stride > kernel, padding ≥ kernel.
     "mb2_g1_ic7oc9_ih23iw23_kh2kw2_sh3sw3_ph2pw2",
     // depthwise-like groups with long planes.
@@ -30,6 +34,8 @@ const char *const kGeometries[] = {
     // transposed: K = 40·9 = 360 > 256 (two K blocks in the forward GEMM), output padding.
     "mb1_g1_ic40oc9_ih10iw10_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1",
     "mb2_g1_ic9oc40_ih12iw12_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0",
+    // strided gradInput (GEMM + col2im) with 300 gradOutput channels (two K blocks) and 3 position tiles.
+    "mb1_g1_ic5oc300_ih45iw45_kh3kw3_sh2sw2_ph1pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -45,7 +51,7 @@ TEST(ConformanceFastPaths, EveryBlockingRemainderInEveryPrecision) {
 }
 
 TEST(ConformanceFastPaths, EveryMaskAlone) {
-  for (const char *g : {kGeometries[0], kGeometries[7]}) {
+  for (const char *g : {kGeometries[0], kGeometries[7], kGeometries[9]}) {
     for (const char *mask : {"_mask100", "_mask010", "_mask001", "_mask110", "_mask011"}) {
       const std::string text = std::string(g) + "_dtf32_cmt0" + mask;
       EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 13))) << text;
@@ -54,7 +60,7 @@ TEST(ConformanceFastPaths, EveryMaskAlone) {
 }
 
 TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
-  for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7]}) {
+  for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9]}) {
     ConvCase c = parse_case(std::string(g) + "_dtf32_cmt1", Data::kRandom, 14);
     const int rank = c.desc.spatial_rank + 2;
     std::vector<int> channels_last(rank);
@@ -78,7 +84,7 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 };
 
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
-  for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[8]}) {
+  for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10]}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

@@ -32,26 +32,40 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
   // gradInput stages gradOutput [2,6,5,7] and weight [6,2,3,2]: 420 + 72 floats, each block 64-byte aligned.
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
+  ASSERT_EQ(p.grad_input.refusals.size(), 3u);
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_flipped_forward: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
   EXPECT_EQ(p.bytes, 1728u + 320u);
 }
 
-TEST(Plan, GemmWorkspaceIsTheSlotScratchExactly) {
+TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   // Scalar kernel 4×8: Cx_g 2, Cy_g 3, 6 taps, x plane 56, tile 64 positions, 2 channels per item:
   // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 64 + planes 2·56 = 20400 floats = 81600 bytes, one slot.
-  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1));
+  const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
+  const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  EXPECT_TRUE(p.grad_input.refusals.empty());
+  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  EXPECT_EQ(p.grad_input.refusals[0],
+            "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
   EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
   EXPECT_EQ(p.slots, 1);
   EXPECT_EQ(p.bytes, 81600u);
   EXPECT_STREQ(p.ukernel->name, "gemm_f32_4x8__scalar");
   // Two threads: two slots of the same size, still no staging.
-  const Plan q = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 2));
+  const Plan q = plan_of(desc, context(Isa::kScalar, 2));
   EXPECT_EQ(q.slots, 2);
   EXPECT_EQ(q.bytes, 2 * 81600u);
+}
+
+TEST(Plan, StrideOneGradInputIsTheFlippedForwardGemm) {
+  // Flipped problem: M = Cx_g 2, K = Cy_g·taps 18, 56 positions in one tile. Shared: the rounded weight rows,
+  // 2·2·3·6 = 72 floats → 320 bytes aligned. Slot: A 4·256 + B 56·256 + C 2·56 + tmp 256 = 15728 floats.
+  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
+  EXPECT_TRUE(p.grad_input.refusals.empty());
+  EXPECT_EQ(p.grad_input.blocking.shared_floats, 72);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 15728);
+  EXPECT_EQ(p.bytes, 320u + 15728u * 4);
 }
 
 TEST(Plan, GradBiasAloneAndTheEmptyPathNeedNoWorkspace) {
@@ -62,8 +76,9 @@ TEST(Plan, GradBiasAloneAndTheEmptyPathNeedNoWorkspace) {
 TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
-  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
   EXPECT_STREQ(p.ukernel->name, "gemm_f32_6x16__avx2_fma");
 }

@@ -5,7 +5,9 @@
 //                        a fixed number of parts whose fp32 partial sums are added in part order
 //   gemm_backward_data:  dcol (Cx_g·K × tile) = w[g]ᵀ · dy tile, scattered into dx (col2im; only real
 //                        products: a stride leaves no inserted zeros to multiply)
-//   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call)
+//   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call; and,
+//                        with the weight transposed and its taps reversed, gradInput of a stride-1 convolution:
+//                        no col2im, one sum per element)
 //
 // Determinism: every output element is one fp32 sum whose order depends only on the problem and the ISA
 // (fixed K blocks, fixed position tiles), never on how work items are spread over threads.
@@ -52,6 +54,7 @@ struct GemmBlocking {
 GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 
 // Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned, and the shared area.
 struct GemmScratch {
@@ -67,8 +70,12 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
                  const Rounding &rounding, const View5 &grad_weight);
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
-bool gemm_forward(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
-                  const Rounding &rounding, const View5 &grad_input);
+// flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).
+bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b,
+                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input);
+
+// The forward problem whose output is a stride-1 convolution's gradInput (gemm_forward with flipped = true).
+Canonical flipped_problem(const Canonical &c);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

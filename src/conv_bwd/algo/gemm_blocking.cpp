@@ -91,8 +91,13 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t m = c.cy_per_group;
   b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
   b.slot_floats = round_up(m, uk.mr) * kGemmKc + b.tile * kGemmKc + m * b.tile + std::max(kGemmKc, b.tile);
+  b.shared_floats = c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel();  // the rounded weight rows
   b.flops = gemm_flops(c);
   return b;
+}
+
+GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  return gemm_forward_blocking(flipped_problem(c), k, threads);
 }
 
 }  // namespace conv_bwd

@@ -1,5 +1,9 @@
-// gradInput of a transposed convolution: the forward relation, y tile (Cy_g × positions) = w rows (packed by
-// rows) · implicit im2col of x := gradOutput (packed by K = (x channel, tap) rows).
+// The forward relation as GEMMs: y tile (Cy_g × positions) = weight rows (K = Cx_g·taps) · implicit im2col of x.
+// Two uses (gemm_algorithms.hpp):
+//   transposed gradInput: x := gradOutput, weight rows w[cy, ·] as stored;
+//   flipped (stride-1 gradInput of a convolution): x := gradOutput, output dx, weight rows wᵀ with the taps
+//   reversed, and begin pads (k−1)·dil − pb: dx[c, p] = Σ_{cy, κ'} w[cy, c, K−1−κ'] · dy[cy, p − pb' + κ'·dil].
+// The weight rows are rounded once into the shared area; every tile copies its A blocks from there.
 #include <algorithm>
 #include <atomic>
 
@@ -13,40 +17,85 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-bool gemm_forward(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
-                  const Rounding &rounding, const View5 &grad_input) {
-  const OperandReader w(c.w, rounding, true), x(c.x, rounding);
-  const int64_t kk = c.kernel_numel(), m = c.cy_per_group, k_total = c.cx_per_group * kk, nt_max = b.tile;
-  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
-  const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
+Canonical flipped_problem(const Canonical &c) {
+  Canonical f = c;
+  f.transposed = false;
+  f.cx_per_group = c.cy_per_group;  // summed over: gradOutput's channels
+  f.cy_per_group = c.cx_per_group;  // produced: gradInput's channels
+  for (int d = 0; d < kSpatial; ++d) {
+    f.x_size[d] = c.y_size[d];
+    f.y_size[d] = c.x_size[d];
+    f.stride[d] = 1;
+    f.pad_begin[d] = (c.kernel[d] - 1) * c.dilation[d] - c.pad_begin[d];
+  }
+  f.x = c.y;
+  return f;
+}
+
+namespace {
+
+// Rows [g·M + a][K] of the GEMM's A, rounded: false if a weight is not finite.
+bool pack_weight_rows(const Canonical &c, const Canonical &f, bool flipped, const Rounding &rounding, float *rows) {
+  const OperandReader w(c.w, rounding, true);
+  const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk;
   std::atomic<bool> finite{true};
+  parallel_for_slots(f.groups * m, 1 << 30, static_cast<double>(f.groups) * m * k_total,
+                     [&](int, int64_t begin, int64_t end) {
+                       bool fin = true;
+                       for (int64_t r = begin; r < end; ++r) {
+                         float *row = rows + r * k_total;
+                         const int64_t g = r / m, a = r % m;
+                         if (!flipped) {
+                           fin &= read_row_run(w, r, 0, k_total, row);
+                           continue;
+                         }
+                         for (int64_t b = 0; b < f.cx_per_group; ++b) {
+                           float *taps = row + b * kk;
+                           fin &= read_row_run(w, g * c.cy_per_group + b, a * kk, kk, taps);
+                           std::reverse(taps, taps + kk);
+                         }
+                       }
+                       if (!fin) finite.store(false, std::memory_order_relaxed);
+                     });
+  return finite.load();
+}
+
+}  // namespace
+
+bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b,
+                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input) {
+  const Canonical f = flipped ? flipped_problem(c) : c;
+  const OperandReader x(f.x, rounding);
+  const int64_t kk = f.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, nt_max = b.tile;
+  const int64_t y_plane = f.y_size[0] * f.y_size[1] * f.y_size[2];
+  const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
+  const bool finite = pack_weight_rows(c, f, flipped, rounding, s.shared);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + round_up(m, uk.mr) * kGemmKc;
     float *cbuf = b_pack + nt_max * kGemmKc;
     float *tmp = cbuf + m * nt_max;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t t = item % tiles, g = (item / tiles) % c.groups, n = item / (tiles * c.groups);
+      const int64_t t = item % tiles, g = (item / tiles) % f.groups, n = item / (tiles * f.groups);
       const int64_t p0 = t * nt_max, nt = std::min(nt_max, y_plane - p0);
-      bool fin = true;
+      const float *rows = s.shared + g * m * k_total;
       for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
         const int64_t kc = std::min(kGemmKc, k_total - k0);
         pack_a_by_rows(uk.mr, m, kc, tmp, a_pack, [&](int64_t r, float *out) {
-          fin &= read_row_run(w, g * c.cy_per_group + r, k0, kc, out);
+          std::copy(rows + r * k_total + k0, rows + r * k_total + k0 + kc, out);
         });
         pack_b_by_ks(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) {
           const int64_t j = k0 + k;
-          im2col_run(c, x, n, g * c.cx_per_group + j / kk, j % kk, p0, nt, out);
+          im2col_run(f, x, n, g * f.cx_per_group + j / kk, j % kk, p0, nt, out);
         });
         run_tiles(uk, m, nt, kc, a_pack, b_pack, cbuf, nt_max, k0 > 0);
       }
-      if (!fin) finite.store(false, std::memory_order_relaxed);
       for (int64_t r = 0; r < m; ++r) {
-        store_run(grad_input, n, g * c.cy_per_group + r, p0, nt, cbuf + r * nt_max, ResultKind::kGradInput, rounding);
+        store_run(grad_input, n, g * m + r, p0, nt, cbuf + r * nt_max, ResultKind::kGradInput, rounding);
       }
     }
   });
-  return finite.load();
+  return finite;
 }
 
 }  // namespace conv_bwd
