@@ -26,6 +26,7 @@ struct PlanContext {
   Isa isa = Isa::kScalar;
   int threads = 1;
   bool reference_only = false;
+  std::string disabled;  // ",name,name,": algorithms to skip (ACLNN_CPU_ALGO=-name,...)
 };
 
 // From the current settings: usable_isa(), effective_num_threads(), ACLNN_CPU_ALGO.

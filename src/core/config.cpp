@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -84,11 +85,26 @@ bool parse_settings(Settings *out, std::string *error) {
   }
   if (const char *v = env("ACLNN_CPU_ALGO")) {
     const std::string a = v;
-    if (a != "auto" && a != "reference") {
-      *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto (default) or reference";
+    if (a == "auto" || a == "reference") {
+      s.reference_only = a == "reference";
+    } else if (a[0] == '-') {
+      // "-gemm_weight,-gemm_flipped_forward": skip these algorithms (names are checked by the plan's list).
+      std::string list = ",";
+      size_t at = 0;
+      while (at < a.size()) {
+        const size_t end = std::min(a.find(',', at), a.size());
+        if (a[at] != '-' || end - at < 2) {
+          *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto, reference or -name[,-name...]";
+          return false;
+        }
+        list += a.substr(at + 1, end - at - 1) + ",";
+        at = end + 1;
+      }
+      s.disabled_algorithms = list;
+    } else {
+      *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto (default), reference or -name[,-name...]";
       return false;
     }
-    s.reference_only = a == "reference";
   }
   if (const char *v = env("ACLNN_CPU_VERBOSE")) {
     s.verbose = std::atoi(v);

@@ -33,7 +33,7 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
   ASSERT_EQ(p.grad_input.refusals.size(), 3u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_flipped_forward: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
   EXPECT_EQ(p.bytes, 1728u + 320u);
 }
@@ -44,8 +44,15 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
-  EXPECT_EQ(p.grad_input.refusals[0],
+  EXPECT_TRUE(p.grad_input.refusals.empty());
+  // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
+  PlanContext without = context(Isa::kScalar, 1);
+  without.disabled = ",gemm_backward_data,";
+  const Plan r = plan_of(desc, without);
+  EXPECT_EQ(r.grad_input.algorithm, Algorithm::kReference);
+  ASSERT_EQ(r.grad_input.refusals.size(), 3u);
+  EXPECT_EQ(r.grad_input.refusals[0], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
+  EXPECT_EQ(r.grad_input.refusals[1],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
   EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
   EXPECT_EQ(p.slots, 1);
@@ -57,15 +64,18 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(q.bytes, 2 * 81600u);
 }
 
-TEST(Plan, StrideOneGradInputIsTheFlippedForwardGemm) {
-  // Flipped problem: M = Cx_g 2, K = Cy_g·taps 18, 56 positions in one tile. Shared: the rounded weight rows,
-  // 2·2·3·6 = 72 floats → 320 bytes aligned. Slot: A 4·256 + B 56·256 + C 2·56 + tmp 256 = 15728 floats.
-  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1));
+TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
+  // Flipped problem: M = Cx_g 2 (4 with the kernel's MR), K = Cy_g·taps 18, 56 positions in one tile.
+  // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: B 56·256 + C 2·56 + tmp 256
+  // = 14704 floats.
+  PlanContext ctx = context(Isa::kScalar, 1);
+  ctx.disabled = ",gemm_backward_data,";
+  const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
-  EXPECT_TRUE(p.grad_input.refusals.empty());
-  EXPECT_EQ(p.grad_input.blocking.shared_floats, 72);
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 15728);
-  EXPECT_EQ(p.bytes, 320u + 15728u * 4);
+  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 14704);
+  EXPECT_EQ(p.bytes, 576u + 14704u * 4);
 }
 
 TEST(Plan, GradBiasAloneAndTheEmptyPathNeedNoWorkspace) {
@@ -77,8 +87,8 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 2u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
-  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
   EXPECT_STREQ(p.ukernel->name, "gemm_f32_6x16__avx2_fma");
 }

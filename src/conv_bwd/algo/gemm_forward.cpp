@@ -3,7 +3,7 @@
 //   transposed gradInput: x := gradOutput, weight rows w[cy, ·] as stored;
 //   flipped (stride-1 gradInput of a convolution): x := gradOutput, output dx, weight rows wᵀ with the taps
 //   reversed, and begin pads (k−1)·dil − pb: dx[c, p] = Σ_{cy, κ'} w[cy, c, K−1−κ'] · dy[cy, p − pb' + κ'·dil].
-// The weight rows are rounded once into the shared area; every tile copies its A blocks from there.
+// The weight is rounded and packed once into the shared area, in panels every tile uses as they are.
 #include <algorithm>
 #include <atomic>
 
@@ -34,25 +34,48 @@ Canonical flipped_problem(const Canonical &c) {
 
 namespace {
 
-// Rows [g·M + a][K] of the GEMM's A, rounded: false if a weight is not finite.
-bool pack_weight_rows(const Canonical &c, const Canonical &f, bool flipped, const Rounding &rounding, float *rows) {
+// The GEMM's A for every group, rounded and packed once in the microkernel's panel layout (packing.hpp):
+// group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR). False if a weight is not finite.
+// Element (a, k) of group g's A in the panel layout.
+inline int64_t panel_index(int64_t mr, int64_t mp, int64_t k_total, int64_t a, int64_t k) {
+  const int64_t k0 = k / kGemmKc * kGemmKc, kc = std::min(kGemmKc, k_total - k0);
+  return k0 * mp + (a / mr) * mr * kc + (k - k0) * mr + a % mr;
+}
+
+bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, const GemmUkernel &uk,
+                        const Rounding &rounding, const GemmScratch &s) {
   const OperandReader w(c.w, rounding, true);
-  const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk;
+  const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, mp = round_up(m, uk.mr);
   std::atomic<bool> finite{true};
-  parallel_for_slots(f.groups * m, 1 << 30, static_cast<double>(f.groups) * m * k_total,
-                     [&](int, int64_t begin, int64_t end) {
+  // Work items are weight rows w[cy, ·] (contiguous in the user's tensor), read once each and scattered:
+  // transposed call: row a of A is w[g·M + a] itself; flipped: w[g·Cy_g + b] fills columns b·K .. b·K + K − 1
+  // of every row a, taps reversed. Padding rows a ≥ M are zeroed by the items of row/column 0.
+  const int64_t rows = f.groups * (flipped ? f.cx_per_group : m);
+  parallel_for_slots(rows, s.slots, static_cast<double>(f.groups) * mp * k_total * 4,
+                     [&](int slot, int64_t begin, int64_t end) {
+                       float *tmp = s.base + slot * s.slot_stride;
                        bool fin = true;
                        for (int64_t r = begin; r < end; ++r) {
-                         float *row = rows + r * k_total;
-                         const int64_t g = r / m, a = r % m;
+                         const int64_t g = flipped ? r / f.cx_per_group : r / m;
+                         float *group = s.shared + g * mp * k_total;
                          if (!flipped) {
-                           fin &= read_row_run(w, r, 0, k_total, row);
+                           const int64_t a = r % m;
+                           fin &= read_row_run(w, r, 0, k_total, tmp);
+                           for (int64_t k = 0; k < k_total; ++k) group[panel_index(uk.mr, mp, k_total, a, k)] = tmp[k];
+                           if (a == 0) {
+                             for (int64_t pad = m; pad < mp; ++pad) {
+                               for (int64_t k = 0; k < k_total; ++k) group[panel_index(uk.mr, mp, k_total, pad, k)] = 0;
+                             }
+                           }
                            continue;
                          }
-                         for (int64_t b = 0; b < f.cx_per_group; ++b) {
-                           float *taps = row + b * kk;
-                           fin &= read_row_run(w, g * c.cy_per_group + b, a * kk, kk, taps);
-                           std::reverse(taps, taps + kk);
+                         const int64_t b = r % f.cx_per_group;
+                         fin &= read_row_run(w, g * c.cy_per_group + b, 0, m * kk, tmp);
+                         for (int64_t a = 0; a < mp; ++a) {
+                           for (int64_t t = 0; t < kk; ++t) {
+                             const float v = a < m ? tmp[a * kk + kk - 1 - t] : 0.0f;
+                             group[panel_index(uk.mr, mp, k_total, a, b * kk + t)] = v;
+                           }
                          }
                        }
                        if (!fin) finite.store(false, std::memory_order_relaxed);
@@ -69,21 +92,19 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const
   const int64_t kk = f.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, nt_max = b.tile;
   const int64_t y_plane = f.y_size[0] * f.y_size[1] * f.y_size[2];
   const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
-  const bool finite = pack_weight_rows(c, f, flipped, rounding, s.shared);
+  const int64_t mp = round_up(m, uk.mr);
+  const bool finite = pack_weight_panels(c, f, flipped, uk, rounding, s);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
-    float *a_pack = s.base + slot * s.slot_stride;
-    float *b_pack = a_pack + round_up(m, uk.mr) * kGemmKc;
+    float *b_pack = s.base + slot * s.slot_stride;
     float *cbuf = b_pack + nt_max * kGemmKc;
     float *tmp = cbuf + m * nt_max;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t t = item % tiles, g = (item / tiles) % f.groups, n = item / (tiles * f.groups);
       const int64_t p0 = t * nt_max, nt = std::min(nt_max, y_plane - p0);
-      const float *rows = s.shared + g * m * k_total;
+      const float *a_group = s.shared + g * mp * k_total;
       for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
         const int64_t kc = std::min(kGemmKc, k_total - k0);
-        pack_a_by_rows(uk.mr, m, kc, tmp, a_pack, [&](int64_t r, float *out) {
-          std::copy(rows + r * k_total + k0, rows + r * k_total + k0 + kc, out);
-        });
+        const float *a_pack = a_group + k0 * mp;
         pack_b_by_ks(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) {
           const int64_t j = k0 + k;
           im2col_run(f, x, n, g * f.cx_per_group + j / kk, j % kk, p0, nt, out);

@@ -55,6 +55,7 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
   bool finite = true;
   const View5 &v = x.view();
   const int64_t sw = c.stride[2];
+  const bool plain = x.plain();
   for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
     float *dst = out + at;
     if (!s.inside || s.lo > s.hi) {
@@ -62,9 +63,19 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
       return;
     }
     std::fill(dst, dst + (s.lo - ow), 0.0f);
-    const int64_t valid = s.hi - s.lo + 1;
-    finite &= x.read(v.index(n, channel, s.id, s.ih, s.lo * sw + s.shift), v.strides[4] * sw, valid,
-                     dst + (s.lo - ow));
+    const int64_t valid = s.hi - s.lo + 1, from = v.index(n, channel, s.id, s.ih, s.lo * sw + s.shift);
+    const int64_t step = v.strides[4] * sw;
+    if (plain) {  // short runs: a call per run would cost more than the copy
+      const float *src = x.plain_data() + from;
+      float *to = dst + (s.lo - ow);
+      if (step == 1) {
+        for (int64_t i = 0; i < valid; ++i) to[i] = src[i];
+      } else {
+        for (int64_t i = 0; i < valid; ++i) to[i] = src[i * step];
+      }
+    } else {
+      finite &= x.read(from, step, valid, dst + (s.lo - ow));
+    }
     std::fill(dst + (s.hi + 1 - ow), dst + s.len, 0.0f);
   });
   return finite;

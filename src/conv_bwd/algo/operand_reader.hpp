@@ -19,9 +19,15 @@ class OperandReader {
       : view_(view),
         rounding_(rounding),
         exact_(rounding.keeps_every_value_of(view.dtype)),
-        check_finite_(check_finite) {}
+        check_finite_(check_finite),
+        plain_(view.dtype == ACL_FLOAT && exact_ && !check_finite) {}
 
   const View5 &view() const { return view_; }
+
+  // True when read() is a plain copy (FP32 data that needs no rounding, no finite scan): callers with many short
+  // runs then copy from plain_data() themselves.
+  bool plain() const { return plain_; }
+  const float *plain_data() const { return static_cast<const float *>(view_.data); }
 
   // out[i] = operand(element at index + i·stride), i < count (indices in elements from view().data).
   // Returns false when check_finite and a value is not finite.
@@ -32,6 +38,7 @@ class OperandReader {
   const Rounding &rounding_;
   bool exact_;  // the dtype's values need no rounding to the compute type
   bool check_finite_;
+  bool plain_;
 };
 
 }  // namespace conv_bwd
