@@ -63,6 +63,9 @@ bool apply(const std::string &name, const std::string &value, Options *o, std::s
   } else if (name == "gap-ms") {
     if (!parse_int(name, value, 0, 10000, &v, error)) return false;
     o->gap_ms = static_cast<int>(v);
+  } else if (name == "burst") {
+    if (!parse_int(name, value, 1, 1000, &v, error)) return false;
+    o->burst = static_cast<int>(v);
   } else if (name == "peak") {
     if (value != "avx2" && value != "avx512") {
       *error = "--peak takes avx2 or avx512, got \"" + value + "\"";
@@ -116,6 +119,8 @@ void print_usage(const char *program) {
       "  --onednn-isa=NAME  cap oneDNN's ISA: avx2, avx512_core, avx512_core_bf16, ... (default: its choice)\n"
       "  --peak=avx2|avx512 peak behind the %%-of-peak columns: 256-bit (default) or 512-bit FMAs\n"
       "  --gap-ms=N         idle milliseconds before each timed call (default 10)\n"
+      "  --burst=N          each timed sample is N back-to-back calls of one side, as in a training loop, so\n"
+      "                     thread pools stay awake (default 1); the gap comes before each burst\n"
       "  --list             print the suite and exit\n",
       program);
 }

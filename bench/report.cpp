@@ -73,13 +73,14 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
       "hf32 (cubeMathType 3): oneDNN has no HF32, so those rows compare with its FP32. bf16/f16: 'n/a' where\n"
       "      oneDNN has no implementation of that dtype on this CPU (ISA)\n"
       "timing: per case one untimed checked pair, then %d timed pairs interleaved ours, oneDNN, ours, oneDNN, ...\n"
-      "      each after %d ms idle; ms = median; ours/dnn = median of the paired ratios\n"
+      "      each after %d ms idle, each the mean of %d back-to-back calls; ms = median; ours/dnn = median of\n"
+      "      the paired ratios\n"
       "maxrel: max|ours - oneDNN| / max|oneDNN| over gradInput, gradWeight, gradBias (worst of the three), from\n"
       "      the checked pair; '*' = against oneDNN FP32 on the same values (no oneDNN kernel for the dtype);\n"
       "      '!' = beyond 1e-4 (f32) or 1e-2 (other modes)\n"
       "spread: interquartile range / median of the timed calls, the worse of the two sides; large = the machine\n"
       "      was busy during the case (re-run it: --cases=NAME --reps=9)\n",
-      o.reps, o.gap_ms);
+      o.reps, o.gap_ms, o.burst);
   std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u, emulated product %s\n\n",
               static_cast<long long>(o.mb), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,
               aclnnCpuGetSoc());

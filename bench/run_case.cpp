@@ -28,13 +28,14 @@ double spread(std::vector<double> v) {
   return (v[(3 * n) / 4 - (n % 4 == 0 ? 1 : 0)] - v[n / 4]) / median(v);
 }
 
-// Times one call after an idle gap, so that neither side pays for the other's still-spinning workers.
+// Times `burst` back-to-back calls after an idle gap (so that neither side pays for the other's still-spinning
+// workers) and returns the time of one call.
 template <class Call>
-double timed_ms(Call call, int gap_ms) {
+double timed_ms(Call call, int gap_ms, int burst) {
   if (gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
   const auto start = std::chrono::steady_clock::now();
-  call();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (int i = 0; i < burst; ++i) call();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / burst;
 }
 
 // Differences that the precision mode explains: FP32 sums in another order; HF32 operands (11-bit mantissa);
@@ -66,14 +67,14 @@ bool check_pair(const Layer &layer, Precision p, const HostInputs &inputs, OursC
 }
 
 // The timed pairs, ours first. False when our call failed.
-bool time_pairs(int reps, int gap_ms, OursConv *ours, OnednnConv *onednn, CaseResult *r) {
+bool time_pairs(int reps, int gap_ms, int burst, OursConv *ours, OnednnConv *onednn, CaseResult *r) {
   std::vector<double> ours_ms, onednn_ms, ratios;
   for (int rep = 0; rep < reps; ++rep) {
     bool ok = true;
-    ours_ms.push_back(timed_ms([&] { ok = ours->run(&r->error); }, gap_ms));
+    ours_ms.push_back(timed_ms([&] { ok = ok && ours->run(&r->error); }, gap_ms, burst));
     if (!ok) return false;
     if (r->onednn) {
-      onednn_ms.push_back(timed_ms([&] { onednn->run(); }, gap_ms));
+      onednn_ms.push_back(timed_ms([&] { onednn->run(); }, gap_ms, burst));
       ratios.push_back(ours_ms.back() / onednn_ms.back());
     }
   }
@@ -106,7 +107,7 @@ CaseResult run_case(const Layer &layer, Precision p, int threads, const Options 
   r.onednn_dtype = r.onednn ? onednn.dtypes() : "n/a";
   r.onednn_impl = r.onednn ? onednn.implementation() : why;
 
-  if (check_pair(layer, p, inputs, &ours, &onednn, &r)) time_pairs(o.reps, o.gap_ms, &ours, &onednn, &r);
+  if (check_pair(layer, p, inputs, &ours, &onednn, &r)) time_pairs(o.reps, o.gap_ms, o.burst, &ours, &onednn, &r);
   return r;
 }
 

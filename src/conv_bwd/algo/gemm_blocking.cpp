@@ -19,14 +19,16 @@ int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_siz
 int64_t position_tile(const GemmUkernel &uk) { return 8 * static_cast<int64_t>(uk.nr); }
 
 // The chunk size (1 .. max_chunk) that cuts `units` × `total` into items finishing soonest on `threads`
-// threads: rounds of items per thread × (chunk + a fixed per-item overhead, in chunk units).
+// threads: rounds of items per thread × (chunk + a fixed per-item overhead, in chunk units), plus one chunk for
+// a thread that starts late (waking a sleeping virtual CPU took up to 3 ms here) and finishes the last item.
 int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads, double overhead) {
   int64_t best = 1;
   double best_time = -1;
   for (int64_t chunk = 1; chunk <= std::max<int64_t>(1, std::min(max_chunk, total)); ++chunk) {
     const int64_t items = units * ceil_div_pos(total, chunk);
     const double rounds = static_cast<double>(ceil_div_pos(items, threads));
-    const double time = rounds * (static_cast<double>(chunk) + overhead);
+    const double late = threads > 1 ? static_cast<double>(chunk) : 0.0;
+    const double time = rounds * (static_cast<double>(chunk) + overhead) + late;
     if (best_time < 0 || time < best_time) {
       best = chunk;
       best_time = time;

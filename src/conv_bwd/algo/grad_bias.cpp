@@ -1,23 +1,56 @@
 #include "conv_bwd/algo/grad_bias.hpp"
 
+#include <algorithm>
+
+#include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+namespace {
+
+constexpr int64_t kChunk = 256;
+constexpr int kLanes = 8;
+
+// Adds v[0 .. n) into eight double lane sums (the channel's k-th element into lane k mod 8, continuing at lane
+// `*next`): independent chains instead of one, in an order fixed by the problem, never by the threads.
+void add_to_lanes(const float *v, int64_t n, double lanes[kLanes], int *next) {
+  int64_t i = 0;
+  while (i < n && *next != 0) {
+    lanes[(*next)++] += v[i++];
+    *next %= kLanes;
+  }
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] += static_cast<double>(v[i + l]);
+  }
+  for (; i < n; ++i) {
+    lanes[(*next)++] += v[i];
+    *next %= kLanes;
+  }
+}
+
+}  // namespace
 
 void grad_bias(const View5 &go, const Rounding &rounding, const TensorArg &grad_bias) {
   const int64_t channels = go.shape[1];
   parallel_for(channels, go.shape[0] * go.spatial_numel(), [&](int64_t begin, int64_t end) {
+    float buf[kChunk];
     for (int64_t c = begin; c < end; ++c) {
-      double sum = 0.0;
+      double lanes[kLanes] = {};
+      int next = 0;
       for (int64_t n = 0; n < go.shape[0]; ++n) {
         for (int64_t d = 0; d < go.shape[2]; ++d) {
           for (int64_t h = 0; h < go.shape[3]; ++h) {
             const int64_t at = go.index(n, c, d, h, 0);
-            for (int64_t w = 0; w < go.shape[4]; ++w) sum += load_value(go.data, go.dtype, at + w * go.strides[4]);
+            for (int64_t w0 = 0; w0 < go.shape[4]; w0 += kChunk) {
+              const int64_t len = std::min(kChunk, go.shape[4] - w0);
+              decode_run(go, at + w0 * go.strides[4], go.strides[4], len, buf);
+              add_to_lanes(buf, len, lanes, &next);
+            }
           }
         }
       }
+      const double sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
       store_value(grad_bias.data, grad_bias.dtype, grad_bias.offset + c * grad_bias.strides[0],
                   rounding.grad_bias(sum), rounding.fp8_overflow());
     }

@@ -53,6 +53,10 @@ bool all_finite(const float *v, int64_t count) {
 
 }  // namespace
 
+void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count, float *out) {
+  if (count > 0) decode(view, index, stride, count, out);
+}
+
 bool OperandReader::read(int64_t index, int64_t stride, int64_t count, float *out) const {
   if (count <= 0) return true;
   decode(view_, index, stride, count, out);

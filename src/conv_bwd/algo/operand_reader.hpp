@@ -11,6 +11,9 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
+// out[i] = element at index + i·stride of `view`, as fp32, unrounded (exact for every supported dtype).
+void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count, float *out);
+
 class OperandReader {
  public:
   // check_finite: read() scans what it returns for Inf/NaN (only the operands that meet the implicit padding's
