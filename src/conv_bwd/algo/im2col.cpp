@@ -52,10 +52,10 @@ void for_each_segment(const Canonical &c, int64_t kappa, int64_t o0, int64_t cou
 
 bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
                 int64_t count, float *out) {
-  bool finite = true;
   const View5 &v = x.view();
   const int64_t sw = c.stride[2];
-  const bool plain = x.plain();
+  const bool fp32 = v.dtype == ACL_FLOAT;
+  // Runs are often short (one output row): copy or decode each, then round and scan the whole buffer once.
   for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
     float *dst = out + at;
     if (!s.inside || s.lo > s.hi) {
@@ -65,20 +65,20 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
     std::fill(dst, dst + (s.lo - ow), 0.0f);
     const int64_t valid = s.hi - s.lo + 1, from = v.index(n, channel, s.id, s.ih, s.lo * sw + s.shift);
     const int64_t step = v.strides[4] * sw;
-    if (plain) {  // short runs: a call per run would cost more than the copy
-      const float *src = x.plain_data() + from;
-      float *to = dst + (s.lo - ow);
+    float *to = dst + (s.lo - ow);
+    if (fp32) {
+      const float *src = static_cast<const float *>(v.data) + from;
       if (step == 1) {
         for (int64_t i = 0; i < valid; ++i) to[i] = src[i];
       } else {
         for (int64_t i = 0; i < valid; ++i) to[i] = src[i * step];
       }
     } else {
-      finite &= x.read(from, step, valid, dst + (s.lo - ow));
+      x.decode(from, step, valid, to);
     }
     std::fill(dst + (s.hi + 1 - ow), dst + s.len, 0.0f);
   });
-  return finite;
+  return x.plain() || x.finish(out, count);
 }
 
 void col2im_run(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, const float *src, float *plane) {

@@ -9,12 +9,6 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-uint16_t half_at(const void *data, int64_t index) {
-  uint16_t v;
-  std::memcpy(&v, static_cast<const unsigned char *>(data) + index * 2, 2);
-  return v;
-}
-
 void decode(const View5 &v, int64_t index, int64_t stride, int64_t count, float *out) {
   switch (v.dtype) {
     case ACL_FLOAT: {
@@ -26,12 +20,16 @@ void decode(const View5 &v, int64_t index, int64_t stride, int64_t count, float 
       }
       return;
     }
-    case ACL_BF16:
-      for (int64_t i = 0; i < count; ++i) {
-        const uint32_t bits = static_cast<uint32_t>(half_at(v.data, index + i * stride)) << 16;
-        std::memcpy(out + i, &bits, 4);
+    case ACL_BF16: {
+      const uint16_t *src = static_cast<const uint16_t *>(v.data) + index;
+      uint32_t *dst = reinterpret_cast<uint32_t *>(out);
+      if (stride == 1) {
+        for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<uint32_t>(src[i]) << 16;
+      } else {
+        for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<uint32_t>(src[i * stride]) << 16;
       }
       return;
+    }
     case ACL_FLOAT16:
       numerics::fp16_to_fp32_n(static_cast<const uint16_t *>(v.data) + index, stride, count, out);
       return;
@@ -59,9 +57,13 @@ void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count,
 
 bool OperandReader::read(int64_t index, int64_t stride, int64_t count, float *out) const {
   if (count <= 0) return true;
-  decode(view_, index, stride, count, out);
-  if (!exact_) rounding_.operands(out, count);
-  return !check_finite_ || all_finite(out, count);
+  decode_run(view_, index, stride, count, out);
+  return finish(out, count);
+}
+
+bool OperandReader::finish(float *v, int64_t count) const {
+  if (!exact_) rounding_.operands(v, count);
+  return !check_finite_ || all_finite(v, count);
 }
 
 }  // namespace conv_bwd

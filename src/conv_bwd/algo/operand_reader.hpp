@@ -36,6 +36,13 @@ class OperandReader {
   // Returns false when check_finite and a value is not finite.
   bool read(int64_t index, int64_t stride, int64_t count, float *out) const;
 
+  // read() in two steps, for callers that gather many short runs into one buffer: decode() each run (fp32,
+  // unrounded), then finish() the whole buffer once (rounding and the finite scan; zeros stay zeros).
+  void decode(int64_t index, int64_t stride, int64_t count, float *out) const {
+    decode_run(view_, index, stride, count, out);
+  }
+  bool finish(float *v, int64_t count) const;
+
  private:
   View5 view_;
   const Rounding &rounding_;
