@@ -93,9 +93,8 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t m = c.cy_per_group;
   b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
   const int64_t k_total = c.cx_per_group * c.kernel_numel();
-  // Slot: B panels, C tile, tmp; it also holds one weight row (K or Cy·taps floats) while the weight is packed.
-  b.slot_floats = std::max(b.tile * kGemmKc + m * b.tile + std::max(kGemmKc, b.tile),
-                           std::max(k_total, m * c.kernel_numel()));
+  // Slot: B panels, C tile, tmp; it also holds MR weight rows (and as many tap rows) while the weight is packed.
+  b.slot_floats = std::max(b.tile * kGemmKc + m * b.tile + std::max(kGemmKc, b.tile), 2 * uk.mr * k_total);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
   b.flops = gemm_flops(c);
   return b;

@@ -36,45 +36,42 @@ namespace {
 
 // The GEMM's A for every group, rounded and packed once in the microkernel's panel layout (packing.hpp):
 // group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR). False if a weight is not finite.
-// Element (a, k) of group g's A in the panel layout.
-inline int64_t panel_index(int64_t mr, int64_t mp, int64_t k_total, int64_t a, int64_t k) {
-  const int64_t k0 = k / kGemmKc * kGemmKc, kc = std::min(kGemmKc, k_total - k0);
-  return k0 * mp + (a / mr) * mr * kc + (k - k0) * mr + a % mr;
-}
-
 bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, const GemmUkernel &uk,
                         const Rounding &rounding, const GemmScratch &s) {
   const OperandReader w(c.w, rounding, true);
   const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, mp = round_up(m, uk.mr);
+  const int64_t panels = mp / uk.mr;
   std::atomic<bool> finite{true};
-  // Work items are weight rows w[cy, ·] (contiguous in the user's tensor), read once each and scattered:
-  // transposed call: row a of A is w[g·M + a] itself; flipped: w[g·Cy_g + b] fills columns b·K .. b·K + K − 1
-  // of every row a, taps reversed. Padding rows a ≥ M are zeroed by the items of row/column 0.
-  const int64_t rows = f.groups * (flipped ? f.cx_per_group : m);
-  parallel_for_slots(rows, s.slots, static_cast<double>(f.groups) * mp * k_total * 4,
+  // Work items are panels (MR rows of A): each writes only its own part of the shared area, so no two threads
+  // share a cache line. A row holds K values of the transposed call's w[g·M + a], or for the flipped form the
+  // taps of w[g·Cy_g + b, a] reversed, for every b.
+  parallel_for_slots(f.groups * panels, s.slots, static_cast<double>(f.groups) * mp * k_total * 4,
                      [&](int slot, int64_t begin, int64_t end) {
-                       float *tmp = s.base + slot * s.slot_stride;
+                       float *tmp = s.base + slot * s.slot_stride;  // MR rows of K floats
                        bool fin = true;
-                       for (int64_t r = begin; r < end; ++r) {
-                         const int64_t g = flipped ? r / f.cx_per_group : r / m;
-                         float *group = s.shared + g * mp * k_total;
+                       for (int64_t item = begin; item < end; ++item) {
+                         const int64_t g = item / panels, a0 = (item % panels) * uk.mr;
+                         const int64_t rows = std::min<int64_t>(uk.mr, m - a0);
+                         std::fill(tmp, tmp + uk.mr * k_total, 0.0f);
                          if (!flipped) {
-                           const int64_t a = r % m;
-                           fin &= read_row_run(w, r, 0, k_total, tmp);
-                           for (int64_t k = 0; k < k_total; ++k) group[panel_index(uk.mr, mp, k_total, a, k)] = tmp[k];
-                           if (a == 0) {
-                             for (int64_t pad = m; pad < mp; ++pad) {
-                               for (int64_t k = 0; k < k_total; ++k) group[panel_index(uk.mr, mp, k_total, pad, k)] = 0;
+                           for (int64_t r = 0; r < rows; ++r) {
+                             fin &= read_row_run(w, g * m + a0 + r, 0, k_total, tmp + r * k_total);
+                           }
+                         } else {
+                           float *taps = tmp + uk.mr * k_total;  // rows·K more floats: w[b, a0 .. a0 + rows)
+                           for (int64_t b = 0; b < f.cx_per_group; ++b) {
+                             fin &= read_row_run(w, g * c.cy_per_group + b, a0 * kk, rows * kk, taps);
+                             for (int64_t r = 0; r < rows; ++r) {
+                               for (int64_t t = 0; t < kk; ++t) tmp[r * k_total + b * kk + t] = taps[r * kk + kk - 1 - t];
                              }
                            }
-                           continue;
                          }
-                         const int64_t b = r % f.cx_per_group;
-                         fin &= read_row_run(w, g * c.cy_per_group + b, 0, m * kk, tmp);
-                         for (int64_t a = 0; a < mp; ++a) {
-                           for (int64_t t = 0; t < kk; ++t) {
-                             const float v = a < m ? tmp[a * kk + kk - 1 - t] : 0.0f;
-                             group[panel_index(uk.mr, mp, k_total, a, b * kk + t)] = v;
+                         float *group = s.shared + g * mp * k_total;
+                         for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
+                           const int64_t kc = std::min(kGemmKc, k_total - k0);
+                           float *panel = group + k0 * mp + a0 * kc;
+                           for (int64_t k = 0; k < kc; ++k) {
+                             for (int64_t r = 0; r < uk.mr; ++r) panel[k * uk.mr + r] = tmp[r * k_total + k0 + k];
                            }
                          }
                        }
