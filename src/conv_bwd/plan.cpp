@@ -146,8 +146,8 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   // An inconsistent problem gets no fast path; execute() reports it.
   const bool canonical = make_canonical(p, &c, &why);
   if (p.mask[0]) {
-    // GEMM + col2im first: measured as fast or faster than the flipped forward GEMM on the benchmark's stride-1
-    // layers (0.58–1.05×); the flipped one needs no x-plane accumulators, so it takes the planes too large for them.
+    // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
+    // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
     plan.grad_input = canonical ? choose({{Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
