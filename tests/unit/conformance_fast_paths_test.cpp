@@ -12,8 +12,8 @@ namespace conformance {
 namespace {
 
 const char *const kGeometries[] = {
-    // gradWeight NT: plane 47·47 = 2209 > one 2048 block, three samples → 6 blocks in 4 partial sums (two parts
-    // add two blocks); Cy 5, 27 columns.
+    // gradWeight NT: plane 47·47 = 2209 = three 1024-blocks (one short), three samples → 9 blocks in 4 partial sums
+    // (each adds two or three blocks); Cy 5, 27 columns.
     "mb3_g1_ic3oc5_ih47iw47_kh3kw3_ph1pw1",
     // NT with groups, stride 2, dilation 2 (plane 25·25 = 625).
     "mb1_g2_ic6oc4_ih50iw50_kh3kw3_sh2sw2_ph2pw2_dh2dw2",

@@ -28,7 +28,7 @@ namespace conv_bwd {
 
 constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
-constexpr int64_t kWeightNtKc = 2048;  // gemm_weight's K block with the NT kernel (long dot products)
+constexpr int64_t kWeightNtKc = 1024;  // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 
 // The microkernels of one ISA.

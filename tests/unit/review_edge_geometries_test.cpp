@@ -1,0 +1,62 @@
+// Review (issue 4): the GEMM algorithms at geometry extremes the fast-path suite does not reach, checked against
+// the fp64 reference under ASan/UBSan; Inf/NaN next to implicit zeros on every GEMM path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "conformance_harness.hpp"
+
+namespace conformance {
+namespace {
+
+const char *const kEdges[] = {
+    "mb1_g1_ic1oc1_ih5iw5_kh1kw1",                                  // tiny, kernel 1
+    "mb2_g4_ic4oc4_ih9iw9_kh3kw3_ph1pw1",                           // depthwise
+    "mb2_g4_ic4oc8_ih9iw9_kh3kw3_sh2sw2_ph1pw1",                    // depthwise multiplier 2, strided
+    "mb1_g1_ic3oc2_ih4iw4_kh5kw5_ph4pw4",                           // kernel > input, padding = kernel - 1
+    "mb1_g1_ic2oc3_ih11iw11_kh1kw1_sh3sw3",                         // stride > kernel, 1x1
+    "mb1_g1_ic2oc3_iw40_kw3_sw5_pw7",                               // 1-D, padding > kernel, stride > kernel
+    "mb1_g1_ic2oc3_id5ih6iw7_kd2kh3kw2_pd1ph2pw0_dd2dh1dw3",        // 3-D dilation
+    "mb1_g2_ic4oc6_ih5iw6_kh3kw3_sh3sw2_ph1pw2_tr1_oph2opw1",       // transposed, groups, output padding
+    "mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1",              // transposed kernel 1 stride 2
+    "mb1_g1_ic600oc7_ih3iw3_kh1kw1",                                // many x channels
+    "mb1_g1_ic7oc600_ih4iw4_kh3kw3_ph1pw1",                         // many y channels: 3 K blocks
+    "mb1_g1_ic2oc3_iw2049_kw1",                                     // NT: K block remainder of 1
+    "mb1_g1_ic2oc2_iw512_kw3_pw1",                                  // NT threshold exactly
+    "mb1_g1_ic37oc5_ih6iw6_kh3kw3_sh2sw2_ph1pw1",                   // channel-block remainder
+    "mb1_g1_ic2oc3_id5ih5iw5_kd7kh7kw7_pd3ph3pw3",                  // 343 taps > 256 rows per item
+    "mb2_g3_ic9oc21_ih8iw8_kh2kw2_sh2sw2",                          // Cy_g 7: MR remainders
+    "mb1_g1_ic2oc2_ih5iw5_kh3kw3_dh3dw3_ph3pw3",                    // dilated taps all beyond the input
+    "mb1_g1_ic3oc4_ih1iw1_kh1kw1",                                  // 1x1 plane
+    "mb3_g1_ic1oc1_iw3_kw3_pw0",                                    // 1 output position per sample
+    "mb1_g1_ic5oc3_ih7iw7_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dh2dw2", // transposed with dilation
+};
+
+TEST(ReviewEdgeGeometries, AgreeWithTheReference) {
+  for (const char *g : kEdges) {
+    for (const char *p : {"_dtf32_cmt0", "_dtf16_cmt0"}) {
+      const std::string text = std::string(g) + p;
+      EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 21))) << text;
+    }
+    EXPECT_TRUE(check_case(parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 22))) << g;
+  }
+}
+
+// One non-finite value in each operand, at the corner that meets the padding.
+TEST(ReviewEdgeGeometries, NonFiniteOperandsNextToPadding) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
+                        "mb1_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1", "mb1_g1_ic2oc3_iw600_kw3_pw1"}) {
+    for (Slot s : {kGradOutput, kInput, kWeight}) {
+      for (double v : {inf, -inf, std::nan("")}) {
+        ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 23);
+        c.specials = {{s, 0, v}};
+        EXPECT_TRUE(check_case(c)) << g << " special in " << kSlotName[s] << " = " << v;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace conformance
