@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "numerics/bits.hpp"
 #include "numerics/formats.hpp"
 
@@ -19,59 +23,47 @@ namespace {
 
 using namespace detail;
 
-// Finishes a batch: the fast loops leave NaN inputs' results unspecified; the scalar function redoes them.
-template <typename Scalar>
-__attribute__((always_inline)) inline void redo_nans(const uint32_t *in_bits, float *v, int64_t n, Scalar scalar) {
-  uint32_t any = 0;
-  for (int64_t i = 0; i < n; ++i) any |= static_cast<uint32_t>((in_bits[i] & kFp32AbsMask) > kFp32Inf);
-  if (any == 0) return;
-  for (int64_t i = 0; i < n; ++i) {
-    if ((in_bits[i] & kFp32AbsMask) > kFp32Inf) v[i] = scalar(bits_float(in_bits[i]));
-  }
+// Applies `fast` (bits in → bits out, every input including NaNs) to v in place, in one pass the compiler can
+// vectorise (no calls, no branches in `fast`).
+template <typename Fast>
+__attribute__((always_inline)) inline void map_bits(float *v, int64_t n, Fast fast) {
+  uint32_t *u = reinterpret_cast<uint32_t *>(v);
+  for (int64_t i = 0; i < n; ++i) u[i] = fast(u[i]);
 }
 
-constexpr int64_t kChunk = 256;
-
-// Applies `fast` (bits in → bits out, any non-NaN input) to v in chunks, then fixes NaNs with `scalar`.
-template <typename Fast, typename Scalar>
-__attribute__((always_inline)) inline void map_bits(float *v, int64_t n, Fast fast, Scalar scalar) {
-  uint32_t in[kChunk];
-  for (int64_t base = 0; base < n; base += kChunk) {
-    const int64_t len = n - base < kChunk ? n - base : kChunk;
-    float *p = v + base;
-    std::memcpy(in, p, static_cast<size_t>(len) * 4);
-    for (int64_t i = 0; i < len; ++i) {
-      const uint32_t r = fast(in[i]);
-      std::memcpy(p + i, &r, 4);
-    }
-    redo_nans(in, p, len, scalar);
-  }
+// All ones when u is a NaN pattern, else zero.
+__attribute__((always_inline)) inline uint32_t nan_mask(uint32_t u) {
+  return 0u - static_cast<uint32_t>((u & kFp32AbsMask) > kFp32Inf);
 }
 
 }  // namespace
 
 ACLNN_CPU_MULTIVERSION
 void round_to_fp16_n(float *v, int64_t n) {
-  map_bits(
-      v, n,
-      [](uint32_t u) {
-        const uint32_t sign = u & kFp32SignMask, a = u & kFp32AbsMask;
-        // Normal range: drop 13 mantissa bits, ties to even (a carry moves into the exponent).
-        const uint32_t normal = (a + 0xFFFu + ((a >> 13) & 1u)) & ~0x1FFFu;
-        // Subnormal range: multiples of 2^-24; adding 0.5 puts the ulp at 2^-24, so the FPU rounds (RNE) for us.
-        const uint32_t sub = float_bits((bits_float(a) + 0.5f) - 0.5f);
-        const uint32_t is_inf = 0u - static_cast<uint32_t>(a >= 0x477FF000u);
-        const uint32_t is_normal = ~is_inf & (0u - static_cast<uint32_t>(a >= 0x38800000u));
-        return sign | (kFp32Inf & is_inf) | (normal & is_normal) | (sub & ~is_inf & ~is_normal);
-      },
-      [](float x) { return round_to_fp16(x); });
+  map_bits(v, n, [](uint32_t u) {
+    const uint32_t sign = u & kFp32SignMask, a = u & kFp32AbsMask;
+    // Normal range: drop 13 mantissa bits, ties to even (a carry moves into the exponent).
+    const uint32_t normal = (a + 0xFFFu + ((a >> 13) & 1u)) & ~0x1FFFu;
+    // Subnormal range: multiples of 2^-24; adding 0.5 puts the ulp at 2^-24, so the FPU rounds (RNE) for us.
+    const uint32_t sub = float_bits((bits_float(a) + 0.5f) - 0.5f);
+    const uint32_t is_inf = 0u - static_cast<uint32_t>(a >= 0x477FF000u);
+    const uint32_t is_normal = ~is_inf & (0u - static_cast<uint32_t>(a >= 0x38800000u));
+    const uint32_t value = sign | (kFp32Inf & is_inf) | (normal & is_normal) | (sub & ~is_inf & ~is_normal);
+    // NaN: FP16 keeps the sign and the top 9 payload bits and sets the quiet bit (fp32_to_fp16).
+    const uint32_t nan = (u & 0x807FE000u) | 0x7FC00000u;
+    const uint32_t m = nan_mask(u);
+    return (nan & m) | (value & ~m);
+  });
 }
 
 ACLNN_CPU_MULTIVERSION
 void round_to_bf16_n(float *v, int64_t n) {
-  map_bits(
-      v, n, [](uint32_t u) { return (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u; },
-      [](float x) { return round_to_bf16(x); });
+  map_bits(v, n, [](uint32_t u) {
+    const uint32_t value = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+    const uint32_t nan = (u & 0xFFFF0000u) | kFp32QuietBit;  // sign and top payload kept, quieted
+    const uint32_t m = nan_mask(u);
+    return (nan & m) | (value & ~m);
+  });
 }
 
 ACLNN_CPU_MULTIVERSION
@@ -79,23 +71,66 @@ void round_to_hf32_n(float *v, int64_t n, int mantissa_bits, Hf32Rounding roundi
   if (mantissa_bits >= 23) return;
   const int drop = 23 - (mantissa_bits < 0 ? 0 : mantissa_bits);
   const uint32_t half = 1u << (drop - 1), keep = ~((1u << drop) - 1u);
-  auto scalar = [=](float x) { return round_to_hf32(x, mantissa_bits, rounding); };
+  // NaN and Inf stay as they are (round_to_hf32); Inf is a fixed point of both formulas anyway.
   if (rounding == Hf32Rounding::kTiesAway) {
-    map_bits(
-        v, n, [=](uint32_t u) { return (u & kFp32SignMask) | (((u & kFp32AbsMask) + half) & keep); }, scalar);
+    map_bits(v, n, [=](uint32_t u) {
+      const uint32_t value = (u & kFp32SignMask) | (((u & kFp32AbsMask) + half) & keep);
+      const uint32_t m = nan_mask(u);
+      return (u & m) | (value & ~m);
+    });
   } else {
-    map_bits(
-        v, n,
-        [=](uint32_t u) {
-          const uint32_t a = u & kFp32AbsMask;
-          return (u & kFp32SignMask) | ((a + half - 1u + ((a >> drop) & 1u)) & keep);
-        },
-        scalar);
+    map_bits(v, n, [=](uint32_t u) {
+      const uint32_t a = u & kFp32AbsMask;
+      const uint32_t value = (u & kFp32SignMask) | ((a + half - 1u + ((a >> drop) & 1u)) & keep);
+      const uint32_t m = nan_mask(u);
+      return (u & m) | (value & ~m);
+    });
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+namespace {
+
+// F16C's conversion is IEEE's (exact; a signalling NaN is quieted with its payload kept), the same as
+// fp16_to_fp32; the unit test compares every code.
+__attribute__((target("avx,f16c"))) void fp16_to_fp32_f16c(const uint16_t *src, int64_t n, float *out) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+  }
+  for (; i < n; ++i) out[i] = fp16_to_fp32(src[i]);
+}
+
+// RNE, overflow to Inf, NaN quieted with the top payload bits kept: exactly fp32_to_fp16.
+__attribute__((target("avx,f16c"))) void fp32_to_fp16_f16c(const float *v, int64_t n, uint16_t *dst) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(v + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
+  }
+  for (; i < n; ++i) dst[i] = fp32_to_fp16(v[i]);
+}
+
+bool have_f16c() {
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  }();
+  return yes;
+}
+
+}  // namespace
+#endif
+
 ACLNN_CPU_MULTIVERSION
 void fp32_to_fp16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (stride == 1 && have_f16c()) {
+    fp32_to_fp16_f16c(v, n, dst);
+    return;
+  }
+#endif
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t u = float_bits(v[i]);
     const uint32_t sign = (u >> 16) & 0x8000u, a = u & kFp32AbsMask;
@@ -132,10 +167,17 @@ __attribute__((always_inline)) inline uint32_t fp16_bits_to_fp32_bits(uint32_t h
 
 }  // namespace
 
+
 ACLNN_CPU_MULTIVERSION
 void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out) {
   uint32_t *dst = reinterpret_cast<uint32_t *>(out);
   if (stride == 1) {  // the common case, kept separate so that it vectorises
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_f16c()) {
+      fp16_to_fp32_f16c(src, n, out);
+      return;
+    }
+#endif
     for (int64_t i = 0; i < n; ++i) dst[i] = fp16_bits_to_fp32_bits(src[i]);
     return;
   }
