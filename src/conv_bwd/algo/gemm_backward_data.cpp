@@ -36,9 +36,9 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
-          pack_a_by_ks(uk.mr, mi, kc, tmp, a_pack,
+          pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack,
                        [&](int64_t k, float *out) { read_row_run(w, cy0 + k, c0 * kk, mi, out); });
-          pack_b_by_ks(uk.nr, nt, kc, tmp, b_pack,
+          pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack,
                        [&](int64_t k, float *out) { read_plane_run(dy, n, cy0 + k, p0, nt, out); });
           run_tiles(uk, mi, nt, kc, a_pack, b_pack, dcol, nt_max, k0 > 0);
         }

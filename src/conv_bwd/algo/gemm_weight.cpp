@@ -81,8 +81,8 @@ class WeightGemm {
     const GemmUkernel &uk = *k_.nn;
     float *a = scratch, *bp = a + round_up(m_, uk.mr) * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc;
     bool fin = true;
-    pack_a_by_rows(uk.mr, m_, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
-    pack_b_by_cols(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
+    pack_panels_by_lines(uk.mr, m_, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
+    pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
     run_tiles(uk, m_, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
     return fin;
   }

@@ -13,53 +13,31 @@ namespace conv_bwd {
 
 inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
-// A (m × kc) from rows: fetch_row(r, tmp) writes the kc values of row r into tmp.
-template <typename FetchRow>
-void pack_a_by_rows(int mr, int64_t m, int64_t kc, float *tmp, float *dst, FetchRow fetch_row) {
-  for (int64_t r = 0; r < round_up(m, mr); ++r) {
-    float *d = dst + (r / mr) * mr * kc + r % mr;
-    if (r < m) {
-      fetch_row(r, tmp);
-      for (int64_t k = 0; k < kc; ++k) d[k * mr] = tmp[k];
+// Both operands use one layout: panels of `width` lines (A: MR rows; B: NR columns), each panel kc steps of
+// `width` floats (line i of step k at panel[k·width + i]); lines past `lines` are zeros.
+
+// From lines: fetch_line(i, tmp) writes the kc values of line i (a row of A, a column of B) into tmp.
+template <typename FetchLine>
+void pack_panels_by_lines(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchLine fetch_line) {
+  for (int64_t i = 0; i < round_up(lines, width); ++i) {
+    float *d = dst + (i / width) * width * kc + i % width;
+    if (i < lines) {
+      fetch_line(i, tmp);
+      for (int64_t k = 0; k < kc; ++k) d[k * width] = tmp[k];
     } else {
-      for (int64_t k = 0; k < kc; ++k) d[k * mr] = 0.0f;
+      for (int64_t k = 0; k < kc; ++k) d[k * width] = 0.0f;
     }
   }
 }
 
-// A (m × kc) from columns: fetch_k(k, tmp) writes the m values of column k into tmp.
-template <typename FetchK>
-void pack_a_by_ks(int mr, int64_t m, int64_t kc, float *tmp, float *dst, FetchK fetch_k) {
-  const int64_t mp = round_up(m, mr);
-  std::fill(tmp + m, tmp + mp, 0.0f);
+// From steps: fetch_step(k, tmp) writes the `lines` values of step k (a column of A, a row of B) into tmp.
+template <typename FetchStep>
+void pack_panels_by_steps(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchStep fetch_step) {
+  const int64_t padded = round_up(lines, width);
+  std::fill(tmp + lines, tmp + padded, 0.0f);
   for (int64_t k = 0; k < kc; ++k) {
-    fetch_k(k, tmp);
-    for (int64_t p = 0; p < mp; p += mr) std::copy(tmp + p, tmp + p + mr, dst + p * kc + k * mr);
-  }
-}
-
-// B (kc × n) from columns: fetch_col(j, tmp) writes the kc values of column j into tmp.
-template <typename FetchCol>
-void pack_b_by_cols(int nr, int64_t n, int64_t kc, float *tmp, float *dst, FetchCol fetch_col) {
-  for (int64_t j = 0; j < round_up(n, nr); ++j) {
-    float *d = dst + (j / nr) * nr * kc + j % nr;
-    if (j < n) {
-      fetch_col(j, tmp);
-      for (int64_t k = 0; k < kc; ++k) d[k * nr] = tmp[k];
-    } else {
-      for (int64_t k = 0; k < kc; ++k) d[k * nr] = 0.0f;
-    }
-  }
-}
-
-// B (kc × n) from rows: fetch_k(k, tmp) writes the n values of row k into tmp.
-template <typename FetchK>
-void pack_b_by_ks(int nr, int64_t n, int64_t kc, float *tmp, float *dst, FetchK fetch_k) {
-  const int64_t np = round_up(n, nr);
-  std::fill(tmp + n, tmp + np, 0.0f);
-  for (int64_t k = 0; k < kc; ++k) {
-    fetch_k(k, tmp);
-    for (int64_t p = 0; p < np; p += nr) std::copy(tmp + p, tmp + p + nr, dst + p * kc + k * nr);
+    fetch_step(k, tmp);
+    for (int64_t p = 0; p < padded; p += width) std::copy(tmp + p, tmp + p + width, dst + p * kc + k * width);
   }
 }
 
