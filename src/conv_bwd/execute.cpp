@@ -121,9 +121,10 @@ void print_verbose(const Problem &p, const Plan &plan, const char *outcome, doub
 
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {
   const Rounding rounding(p);
-  // gradBias reads the caller's gradOutput directly: do it before any output is written, in case an output
-  // shares memory with gradOutput (in-place callers).
-  if (p.mask[2]) grad_bias(c.grad_output, rounding, p.grad_bias);
+  // gradBias reads the caller's gradOutput directly: sum it before any output is written, store it last, in
+  // case an output shares memory with an operand (in-place callers).
+  float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
+  if (p.mask[2]) sum_grad_bias(c.grad_output, rounding, bias_sums);
   Staged s;
   const StagingLayout &layout = plan.staging;
   float *staged[3] = {nullptr, nullptr, nullptr};
@@ -164,6 +165,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
       reference_weight(p, c, rounding, s);
     }
   }
+  if (p.mask[2]) store_grad_bias(bias_sums, c.grad_output.shape[1], rounding, p.grad_bias);
   return ACLNN_SUCCESS;
 }
 

@@ -26,7 +26,7 @@ constexpr int64_t kMinCostPerRange = 1 << 16;
 // Which participant runs a range never changes what the range computes.
 class Pool {
  public:
-  using Job = std::function<void(int64_t range, int participant)>;
+  using Job = FunctionRef<void(int64_t range, int participant)>;
 
   // Runs job(r, p) for r in 0 .. ranges-1 on up to `threads` participants: the caller is participant 0, worker
   // i is participant i; a participant runs its ranges one after another.
@@ -135,7 +135,7 @@ Pool &pool() {
 
 }  // namespace
 
-void parallel_for(int64_t count, int64_t cost_per_item, const std::function<void(int64_t, int64_t)> &body) {
+void parallel_for(int64_t count, int64_t cost_per_item, FunctionRef<void(int64_t, int64_t)> body) {
   if (count <= 0) return;
   const int threads = std::max(1, effective_num_threads());
   const int64_t cost = std::max<int64_t>(1, cost_per_item);
@@ -152,8 +152,7 @@ void parallel_for(int64_t count, int64_t cost_per_item, const std::function<void
   pool().run(ranges, threads, [&](int64_t r, int) { body(range_begin(r), range_begin(r + 1)); });
 }
 
-void parallel_for_slots(int64_t count, int slots, double total_cost,
-                        const std::function<void(int, int64_t, int64_t)> &body) {
+void parallel_for_slots(int64_t count, int slots, double total_cost, FunctionRef<void(int, int64_t, int64_t)> body) {
   if (count <= 0) return;
   const int threads = std::max(1, std::min(slots, effective_num_threads()));
   // Small jobs run on fewer threads; every item is its own range, handed out as participants ask.

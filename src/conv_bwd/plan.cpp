@@ -169,6 +169,11 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     items = std::max(items, o->blocking.items);
   }
   plan.bytes = plan.staging.bytes;
+  if (p.mask[2]) {
+    plan.bias_at = align_up(plan.bytes);
+    const int64_t channels = p.grad_output.shape.size() > 1 ? p.grad_output.shape[1] : 0;
+    plan.bytes = plan.bias_at + align_up(static_cast<uint64_t>(channels) * sizeof(float));
+  }
   if (slot_floats > 0) {
     plan.shared_at = align_up(plan.bytes);
     plan.bytes = plan.shared_at + align_up(static_cast<uint64_t>(shared_floats) * sizeof(float));

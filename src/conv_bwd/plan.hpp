@@ -44,6 +44,7 @@ struct Plan {
   const GemmNtUkernel *nt_ukernel = nullptr;
   int slots = 1;
   StagingLayout staging;       // operands the reference outputs need, from offset 0
+  uint64_t bias_at = 0;        // then gradBias's sums (one float per channel) when it is requested
   uint64_t shared_at = 0;      // then the GEMM algorithms' shared area (partial sums)
   uint64_t scratch_at = 0;     // then `slots` areas of slot_bytes
   uint64_t slot_bytes = 0;
@@ -51,7 +52,7 @@ struct Plan {
 };
 
 // Above this much scratch per slot the GEMM algorithms refuse (the reference needs none besides staging).
-constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
+constexpr uint64_t kMaxSlotBytes = static_cast<uint64_t>(kMaxSlotFloats) * sizeof(float);
 constexpr uint64_t kMaxSharedBytes = uint64_t{1} << 30;
 
 // The GEMM algorithms read the caller's operands while they write outputs; the reference stages every operand

@@ -27,6 +27,17 @@ const char *env(const char *name) {
   return (v != nullptr && v[0] != '\0') ? v : nullptr;
 }
 
+// The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference
+// (tests/unit/plan_test.cpp checks that the two lists agree).
+constexpr const char *kSkippableAlgorithms = "gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight";
+
+bool is_skippable_algorithm(const std::string &name) {
+  for (const char *known : {"gemm_backward_data", "gemm_flipped_forward", "gemm_forward", "gemm_weight"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
 bool parse_settings(Settings *out, std::string *error) {
   Settings s;
   if (const char *soc = env("ACLNN_CPU_SOC")) {
@@ -88,16 +99,18 @@ bool parse_settings(Settings *out, std::string *error) {
     if (a == "auto" || a == "reference") {
       s.reference_only = a == "reference";
     } else if (a[0] == '-') {
-      // "-gemm_weight,-gemm_flipped_forward": skip these algorithms (names are checked by the plan's list).
+      // "-gemm_weight,-gemm_flipped_forward": skip these algorithms.
       std::string list = ",";
       size_t at = 0;
-      while (at < a.size()) {
+      while (at <= a.size()) {
         const size_t end = std::min(a.find(',', at), a.size());
-        if (a[at] != '-' || end - at < 2) {
-          *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto, reference or -name[,-name...]";
+        const std::string name = end > at + 1 && a[at] == '-' ? a.substr(at + 1, end - at - 1) : "";
+        if (!is_skippable_algorithm(name)) {
+          *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid: \"" + a.substr(at, end - at) +
+                   "\" is not -name with name one of " + kSkippableAlgorithms;
           return false;
         }
-        list += a.substr(at + 1, end - at - 1) + ",";
+        list += name + ",";
         at = end + 1;
       }
       s.disabled_algorithms = list;

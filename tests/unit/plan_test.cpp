@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "conformance_harness.hpp"
+#include <cstdlib>
+
 #include "conv_bwd/plan.hpp"
+#include "core/config.hpp"
 
 namespace {
 
@@ -78,8 +81,9 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_EQ(p.bytes, 576u + 14704u * 4);
 }
 
-TEST(Plan, GradBiasAloneAndTheEmptyPathNeedNoWorkspace) {
-  EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 0u);
+TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
+  // 6 channels: 24 bytes, aligned to 64.
+  EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 64u);
   EXPECT_EQ(plan_of("mb0_g2_ic4oc6_ih7iw8_kh3kw2_mask111", context(Isa::kAvx2, 2)).bytes, 0u);
 }
 
@@ -103,6 +107,31 @@ TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {
   ASSERT_FALSE(plan.grad_input.refusals.empty());
   EXPECT_NE(plan.grad_input.refusals[0].find("shares memory"), std::string::npos);
   EXPECT_GT(plan.staging.bytes, 0u);
+}
+
+TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
+  // The registry also runs this binary with ACLNN_CPU_ALGO set: restore it for the tests that follow.
+  const char *saved = std::getenv("ACLNN_CPU_ALGO");
+  const std::string saved_value = saved ? saved : "";
+  std::string error;
+  for (Algorithm a : {Algorithm::kGemmBackwardData, Algorithm::kGemmFlippedForward, Algorithm::kGemmForward,
+                      Algorithm::kGemmWeight}) {
+    const std::string value = std::string("-") + aclnn_cpu::conv_bwd::algorithm_name(a);
+    ASSERT_EQ(setenv("ACLNN_CPU_ALGO", value.c_str(), 1), 0);
+    EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << value << ": " << error;
+    EXPECT_NE(aclnn_cpu::settings().disabled_algorithms.find("," + value.substr(1) + ","), std::string::npos);
+  }
+  for (const char *bad : {"-gemm_wieght", "-gemm_weight,", "-gemm_weight,gemm_forward", "-", "gemm_weight"}) {
+    ASSERT_EQ(setenv("ACLNN_CPU_ALGO", bad, 1), 0);
+    EXPECT_FALSE(aclnn_cpu::load_settings_from_env(&error)) << bad;
+    EXPECT_NE(error.find("ACLNN_CPU_ALGO"), std::string::npos) << error;
+  }
+  if (saved) {
+    setenv("ACLNN_CPU_ALGO", saved_value.c_str(), 1);
+  } else {
+    unsetenv("ACLNN_CPU_ALGO");
+  }
+  ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
 }
 
 TEST(Plan, KernelFollowsTheIsa) {

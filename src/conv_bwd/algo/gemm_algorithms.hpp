@@ -27,6 +27,7 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
+constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
 constexpr int64_t kWeightNtKc = 1024;  // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel

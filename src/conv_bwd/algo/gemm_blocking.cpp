@@ -37,6 +37,16 @@ int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads,
   return best;
 }
 
+// A chunk in [1, max_chunk] (max_chunk, shrunk by quarters) whose slot (slot_of(chunk) floats) stays within
+// kMaxSlotFloats; 1 if none does. The plan refuses an algorithm only when even chunk 1 is too large, which does not
+// depend on the thread count, so neither does the choice of algorithm (nor, therefore, the bits of the result).
+template <typename SlotOf>
+int64_t cap_chunk(int64_t max_chunk, SlotOf slot_of) {
+  int64_t chunk = std::max<int64_t>(1, max_chunk);
+  while (chunk > 1 && slot_of(chunk) > kMaxSlotFloats) chunk = chunk * 3 / 4;
+  return chunk;
+}
+
 double gemm_flops(const Canonical &c) {
   return 2.0 * static_cast<double>(c.batch) * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() *
          y_plane(c);
@@ -59,11 +69,13 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   // so that every part packs its dy rows and im2col columns once, whatever the thread count.
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(y_plane(c), b.kc));
   const int64_t panels = ceil_div_pos(n, nr);
+  auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
-  const int64_t per_item = best_chunk(c.groups * b.k_parts, panels, max_panels, threads, 0.5);
+  const int64_t per_item =
+      best_chunk(c.groups * b.k_parts, panels, cap_chunk(std::min(max_panels, panels), slot_of), threads, 0.5);
   b.cols_per_item = per_item * nr;
   b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
-  b.slot_floats = round_up(m, mr) * kcp + b.cols_per_item * kcp + kcp;
+  b.slot_floats = slot_of(per_item);
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);
   return b;
@@ -74,13 +86,16 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   GemmBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
+  auto slot_of = [&](int64_t cb) {
+    const int64_t mp = round_up(cb * kk, uk.mr);
+    return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) + cb * x_plane(c);
+  };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
-  const int64_t cb = best_chunk(c.batch * c.groups, c.cx_per_group, std::max<int64_t>(1, 256 / kk), threads,
-                                48.0 / static_cast<double>(kk));
+  const int64_t max_cb = cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
+  const int64_t cb = best_chunk(c.batch * c.groups, c.cx_per_group, max_cb, threads, 48.0 / static_cast<double>(kk));
   b.channels_per_item = cb;
   b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb);
-  const int64_t mp = round_up(cb * kk, uk.mr);
-  b.slot_floats = mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) + cb * x_plane(c);
+  b.slot_floats = slot_of(cb);
   b.flops = gemm_flops(c);
   return b;
 }
@@ -88,13 +103,18 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
   GemmBlocking b;
-  // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
-  b.tile = uk.nr * best_chunk(c.batch * c.groups, ceil_div_pos(y_plane(c), uk.nr), 8, threads, 1.0);
-  const int64_t m = c.cy_per_group;
-  b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
-  const int64_t k_total = c.cx_per_group * c.kernel_numel();
+  const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
   // Slot: B panels, C tile, tmp; it also holds MR weight rows (and as many tap rows) while the weight is packed.
-  b.slot_floats = std::max(b.tile * kGemmKc + m * b.tile + std::max(kGemmKc, b.tile), 2 * uk.mr * k_total);
+  auto slot_of = [&](int64_t panels) {
+    const int64_t tile = panels * uk.nr;
+    return std::max(tile * kGemmKc + m * tile + std::max(kGemmKc, tile), 2 * uk.mr * k_total);
+  };
+  // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
+  const int64_t panels = ceil_div_pos(y_plane(c), uk.nr);
+  b.tile = uk.nr * best_chunk(c.batch * c.groups, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of), threads,
+                              1.0);
+  b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
+  b.slot_floats = slot_of(b.tile / uk.nr);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
   b.flops = gemm_flops(c);
   return b;

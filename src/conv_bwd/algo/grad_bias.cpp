@@ -31,7 +31,7 @@ void add_to_lanes(const float *v, int64_t n, double lanes[kLanes], int *next) {
 
 }  // namespace
 
-void grad_bias(const View5 &go, const Rounding &rounding, const TensorArg &grad_bias) {
+void sum_grad_bias(const View5 &go, const Rounding &rounding, float *sums) {
   const int64_t channels = go.shape[1];
   parallel_for(channels, go.shape[0] * go.spatial_numel(), [&](int64_t begin, int64_t end) {
     float buf[kChunk];
@@ -51,10 +51,16 @@ void grad_bias(const View5 &go, const Rounding &rounding, const TensorArg &grad_
         }
       }
       const double sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
-      store_value(grad_bias.data, grad_bias.dtype, grad_bias.offset + c * grad_bias.strides[0],
-                  rounding.grad_bias(sum), rounding.fp8_overflow());
+      sums[c] = rounding.grad_bias(sum);
     }
   });
+}
+
+void store_grad_bias(const float *sums, int64_t channels, const Rounding &rounding, const TensorArg &grad_bias) {
+  for (int64_t c = 0; c < channels; ++c) {
+    store_value(grad_bias.data, grad_bias.dtype, grad_bias.offset + c * grad_bias.strides[0], sums[c],
+                rounding.fp8_overflow());
+  }
 }
 
 }  // namespace conv_bwd
