@@ -8,7 +8,7 @@
 namespace conformance {
 namespace {
 
-TEST(ReviewBiasAlias, GradBiasSharingTheWeightDoesNotChangeGradInput) {
+TEST(ConformanceBiasAlias, GradBiasSharingTheWeightDoesNotChangeGradInput) {
   const ConvCase c = parse_case("mb1_g1_ic3oc4_ih6iw6_kh3kw3_ph1pw1_dtf32_cmt0_mask101", Data::kIntegers, 51);
   CaseTensors clean(c);
   auto p = build_problem(c, clean);

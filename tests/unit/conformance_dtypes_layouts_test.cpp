@@ -18,7 +18,7 @@ const char *const kDtypes[] = {
     "_dtf32:f32:f32:f32:f32:f32_cmt2", "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950",
 };
 
-TEST(ReviewDtypesLayouts, MixedDtypesAndViews) {
+TEST(ConformanceDtypesLayouts, MixedDtypesAndViews) {
   for (const char *g : kGeometries) {
     for (const char *d : kDtypes) {
       const std::string text = std::string(g) + d;

@@ -33,7 +33,7 @@ const char *const kEdges[] = {
     "mb1_g1_ic5oc3_ih7iw7_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dh2dw2", // transposed with dilation
 };
 
-TEST(ReviewEdgeGeometries, AgreeWithTheReference) {
+TEST(ConformanceEdgeGeometries, AgreeWithTheReference) {
   for (const char *g : kEdges) {
     for (const char *p : {"_dtf32_cmt0", "_dtf16_cmt0"}) {
       const std::string text = std::string(g) + p;
@@ -44,7 +44,7 @@ TEST(ReviewEdgeGeometries, AgreeWithTheReference) {
 }
 
 // One non-finite value in each operand, at the corner that meets the padding.
-TEST(ReviewEdgeGeometries, NonFiniteOperandsNextToPadding) {
+TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
                         "mb1_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1", "mb1_g1_ic2oc3_iw600_kw3_pw1"}) {

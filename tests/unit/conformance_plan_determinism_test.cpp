@@ -60,7 +60,7 @@ PlanContext context(Isa isa, int threads) {
   return ctx;
 }
 
-TEST(ReviewPlanDeterminism, AlgorithmChoiceDoesNotDependOnTheThreadCount) {
+TEST(ConformancePlanDeterminism, AlgorithmChoiceDoesNotDependOnTheThreadCount) {
   for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
     for (int64_t stride : {1, 2}) {
       const Problem p = volume_problem(stride);
@@ -77,7 +77,7 @@ TEST(ReviewPlanDeterminism, AlgorithmChoiceDoesNotDependOnTheThreadCount) {
 }
 
 // The two stride-1 gradInput algorithms add in different orders, so a change of algorithm changes bits.
-TEST(ReviewPlanDeterminism, BackwardDataAndFlippedForwardDifferInTheLastBits) {
+TEST(ConformancePlanDeterminism, BackwardDataAndFlippedForwardDifferInTheLastBits) {
   const ConvCase c = parse_case("mb1_g1_ic8oc64_ih12iw12_kh3kw3_ph1pw1_dtf32_cmt0_mask100", Data::kRandom, 31);
   std::vector<unsigned char> out[2];
   for (int i = 0; i < 2; ++i) {
