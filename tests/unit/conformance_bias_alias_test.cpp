@@ -1,6 +1,5 @@
-// Review (issue 4): execute() stages operands for the reference (and for the runtime aliasing fallback) only
-// after gradBias has been written, so a gradBias that shares memory with weight or input changes what the other
-// outputs read. In-place callers are otherwise served (outputs_alias_operands → reference with staging).
+// A gradBias that shares memory with weight or input must not change what the other outputs read: gradBias is
+// summed before anything is written and stored last (found in the issue-4 review, when it was written first).
 #include <gtest/gtest.h>
 
 #include "conformance_harness.hpp"

@@ -1,7 +1,6 @@
-// Review (issue 4): results must be bitwise identical across thread counts, but the plan's algorithm choice
-// depends on the thread count through the per-slot scratch limit (kMaxSlotBytes): the channels per item of
-// gemm_backward_data (and the columns per item of gemm_weight) follow the thread count, and so does the slot size
-// that is compared with the limit.
+// Results must be bitwise identical across thread counts, so the plan's choice of algorithm must not depend on
+// the thread count. It once did, through the per-thread scratch limit (items sized by the thread count made the
+// slot too large for one thread only); now chunks are capped by the limit and only chunk 1 can be refused.
 #include <gtest/gtest.h>
 
 #include <cstring>
