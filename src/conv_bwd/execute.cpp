@@ -141,11 +141,12 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
 
   bool gemm_input = p.mask[0] && is_gemm(plan.grad_input.algorithm);
   bool gemm_weight_out = p.mask[1] && is_gemm(plan.grad_weight.algorithm);
-  // Output addresses may have changed since the plan (aclSetOutputTensorAddr): stage before writing anything.
-  if ((gemm_input || gemm_weight_out) && outputs_alias_operands(p)) {
+  // Addresses may have changed since the plan (aclSetInputTensorAddr/aclSetOutputTensorAddr): stage before
+  // writing anything.
+  if ((gemm_input || gemm_weight_out) && (outputs_alias_operands(p) || tensors_misaligned(p))) {
     stage_on_heap(p, rounding, gemm_input, gemm_weight_out, &s);
     gemm_input = gemm_weight_out = false;
-    *outcome = "fallback=aliasing";
+    *outcome = "fallback=aliasing-or-alignment";
   }
   if (p.mask[0]) {
     if (!gemm_input || !run_gemm(p, plan, plan.grad_input, c, rounding, base)) {

@@ -42,6 +42,15 @@ bool overlaps(const TensorArg &a, const TensorArg &b) {
 
 }  // namespace
 
+bool tensors_misaligned(const Problem &p) {
+  for (const TensorArg *t : {&p.grad_output, &p.input, &p.weight, &p.grad_input, &p.grad_weight}) {
+    if (t->present && t->data != nullptr && reinterpret_cast<uintptr_t>(t->data) % dtype_size(t->dtype) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool outputs_alias_operands(const Problem &p) {
   const TensorArg *outputs[3] = {&p.grad_input, &p.grad_weight, &p.grad_bias};
   const TensorArg *operands[3] = {&p.grad_output, &p.input, &p.weight};
@@ -78,6 +87,7 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
            std::to_string(p.stride[2]) + " is not 1 (the flipped forward relation would read inserted zeros)";
   }
   if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
+  if (tensors_misaligned(p)) return "a tensor's data is not aligned to its element size";
   const uint64_t bytes = static_cast<uint64_t>(b.slot_floats) * sizeof(float);
   if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
     return "needs " + std::to_string(bytes) + " bytes of scratch per thread, above " + std::to_string(kMaxSlotBytes);

@@ -59,6 +59,9 @@ constexpr uint64_t kMaxSharedBytes = uint64_t{1} << 30;
 // before it writes anything, so in-place callers (an output sharing memory with an operand) get it.
 bool outputs_alias_operands(const Problem &problem);
 
+// The GEMM algorithms read and write FP32/FP16/BF16 elements through typed pointers; the reference copies bytes.
+bool tensors_misaligned(const Problem &problem);
+
 Plan make_plan(const Problem &problem, const PlanContext &context);
 
 // "gradInput=gemm_backward_data gradWeight=gemm_weight kernel=gemm_f32_8x32__avx512f slots=2 workspace=…".

@@ -134,6 +134,17 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
 }
 
+TEST(Plan, MisalignedDataGetsTheReference) {
+  const ConvCase c = parse_case("mb1_g1_ic4oc4_ih5iw5_kh1kw1_mask110");
+  CaseTensors t(c);
+  aclnn_cpu::conv_bwd::Problem p = build_problem(c, t);
+  p.input.data = static_cast<char *>(p.input.data) + 1;  // an FP32 tensor at an odd address (never read here)
+  const Plan plan = make_plan(p, context(Isa::kAvx2, 1));
+  EXPECT_EQ(plan.grad_weight.algorithm, Algorithm::kReference);
+  ASSERT_FALSE(plan.grad_weight.refusals.empty());
+  EXPECT_EQ(plan.grad_weight.refusals[0], "gemm_weight: a tensor's data is not aligned to its element size");
+}
+
 TEST(Plan, KernelFollowsTheIsa) {
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx2).name, "gemm_f32_6x16__avx2_fma");
