@@ -3,6 +3,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -112,10 +113,13 @@ __attribute__((target("avx,f16c"))) void fp32_to_fp16_f16c(const float *v, int64
   for (; i < n; ++i) dst[i] = fp32_to_fp16(v[i]);
 }
 
+// AVX with the OS saving YMM state (__builtin_cpu_supports checks that) and CPUID.1:ECX.F16C[bit 29] (clang 14's
+// __builtin_cpu_supports does not know "f16c").
 bool have_f16c() {
   static const bool yes = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
   }();
   return yes;
 }
