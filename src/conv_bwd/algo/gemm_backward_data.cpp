@@ -36,10 +36,16 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
-          pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack,
-                       [&](int64_t k, float *out) { read_row_run(w, cy0 + k, c0 * kk, mi, out); });
-          pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack,
-                       [&](int64_t k, float *out) { read_plane_run(dy, n, cy0 + k, p0, nt, out); });
+          pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
+            if (const float *direct = plain_row_run(w, cy0 + k, c0 * kk)) return direct;
+            read_row_run(w, cy0 + k, c0 * kk, mi, out);
+            return out;
+          });
+          pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
+            if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0)) return direct;
+            read_plane_run(dy, n, cy0 + k, p0, nt, out);
+            return out;
+          });
           run_tiles(uk, mi, nt, kc, a_pack, b_pack, dcol, nt_max, k0 > 0);
         }
         for (int64_t ch = 0; ch < cb; ++ch) {

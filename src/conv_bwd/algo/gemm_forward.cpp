@@ -102,9 +102,10 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const
       for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
         const int64_t kc = std::min(kGemmKc, k_total - k0);
         const float *a_pack = a_group + k0 * mp;
-        pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) {
+        pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
           const int64_t j = k0 + k;
           im2col_run(f, x, n, g * f.cx_per_group + j / kk, j % kk, p0, nt, out);
+          return out;
         });
         run_tiles(uk, m, nt, kc, a_pack, b_pack, cbuf, nt_max, k0 > 0);
       }

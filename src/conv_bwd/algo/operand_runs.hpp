@@ -16,5 +16,10 @@ bool read_plane_run(const OperandReader &r, int64_t a, int64_t b, int64_t j0, in
 // Dims 1..4 of view[a]: for a weight, the (input channel, kD, kH, kW) row of output channel a.
 bool read_row_run(const OperandReader &r, int64_t a, int64_t j0, int64_t count, float *out);
 
+// Where read_plane_run / read_row_run would copy from when they are plain copies (OperandReader::plain() and the
+// dims dense): the run's first element in the user's tensor; nullptr otherwise.
+const float *plain_plane_run(const OperandReader &r, int64_t a, int64_t b, int64_t j0);
+const float *plain_row_run(const OperandReader &r, int64_t a, int64_t j0);
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

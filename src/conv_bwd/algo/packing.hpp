@@ -30,14 +30,22 @@ void pack_panels_by_lines(int width, int64_t lines, int64_t kc, float *tmp, floa
   }
 }
 
-// From steps: fetch_step(k, tmp) writes the `lines` values of step k (a column of A, a row of B) into tmp.
+// From steps: fetch_step(k, tmp) returns the `lines` values of step k (a column of A, a row of B): tmp after
+// filling it, or a pointer to them where they already lie in fp32 (no copy on the way).
 template <typename FetchStep>
 void pack_panels_by_steps(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchStep fetch_step) {
-  const int64_t padded = round_up(lines, width);
-  std::fill(tmp + lines, tmp + padded, 0.0f);
+  const int64_t full = lines / width * width;
   for (int64_t k = 0; k < kc; ++k) {
-    fetch_step(k, tmp);
-    for (int64_t p = 0; p < padded; p += width) std::copy(tmp + p, tmp + p + width, dst + p * kc + k * width);
+    const float *src = fetch_step(k, tmp);
+    // Chunks of 6 to 32 floats: inline loops, not a memmove call per chunk.
+    for (int64_t p = 0; p < full; p += width) {
+      float *d = dst + p * kc + k * width;
+      for (int i = 0; i < width; ++i) d[i] = src[p + i];
+    }
+    if (full < lines) {
+      float *d = dst + full * kc + k * width;
+      for (int i = 0; i < width; ++i) d[i] = full + i < lines ? src[full + i] : 0.0f;
+    }
   }
 }
 
