@@ -89,8 +89,8 @@ inline int64_t window_pos(const RefSetup &s, int d, int64_t p, int64_t k) {
 inline RefSums ref_grad_input(const RefSetup &s, const Dense5 &go_raw, const Dense5 &in_raw, const Dense5 &w_raw) {
   const Dense5 go = rounded(s, go_raw), w = rounded(s, w_raw);
   RefSums r;
-  const size_t count = static_cast<size_t>(in_raw.dim[0] * in_raw.dim[1] * in_raw.dim[2] * in_raw.dim[3] *
-                                            in_raw.dim[4]);
+  const size_t count =
+      static_cast<size_t>(in_raw.dim[0] * in_raw.dim[1] * in_raw.dim[2] * in_raw.dim[3] * in_raw.dim[4]);
   r.sum.assign(count, 0.0);
   r.abs_sum.assign(count, 0.0);
   r.terms.assign(count, 0);

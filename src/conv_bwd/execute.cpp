@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/grad_input.hpp"
-#include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/grad_weight.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/algo/staging.hpp"

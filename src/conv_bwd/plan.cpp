@@ -81,8 +81,7 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
   }
-  if (cand.algorithm == Algorithm::kGemmFlippedForward &&
-      (p.stride[0] != 1 || p.stride[1] != 1 || p.stride[2] != 1)) {
+  if (cand.algorithm == Algorithm::kGemmFlippedForward && (p.stride[0] != 1 || p.stride[1] != 1 || p.stride[2] != 1)) {
     return "stride " + std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" +
            std::to_string(p.stride[2]) + " is not 1 (the flipped forward relation would read inserted zeros)";
   }
@@ -165,8 +164,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1]) {
-    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeight, gemm_weight_blocking, false}}, p, c,
-                                          kernels, ctx)
+    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeight, gemm_weight_blocking, false}}, p, c, kernels, ctx)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,

@@ -43,12 +43,12 @@ struct Plan {
   const GemmUkernel *ukernel = nullptr;
   const GemmNtUkernel *nt_ukernel = nullptr;
   int slots = 1;
-  StagingLayout staging;       // operands the reference outputs need, from offset 0
-  uint64_t bias_at = 0;        // then gradBias's sums (one float per channel) when it is requested
-  uint64_t shared_at = 0;      // then the GEMM algorithms' shared area (partial sums)
-  uint64_t scratch_at = 0;     // then `slots` areas of slot_bytes
+  StagingLayout staging;    // operands the reference outputs need, from offset 0
+  uint64_t bias_at = 0;     // then gradBias's sums (one float per channel) when it is requested
+  uint64_t shared_at = 0;   // then the GEMM algorithms' shared area (partial sums)
+  uint64_t scratch_at = 0;  // then `slots` areas of slot_bytes
   uint64_t slot_bytes = 0;
-  uint64_t bytes = 0;          // the whole workspace
+  uint64_t bytes = 0;  // the whole workspace
 };
 
 // Above this much scratch per slot the GEMM algorithms refuse (the reference needs none besides staging).

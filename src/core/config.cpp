@@ -169,8 +169,8 @@ const char *product_name(Product product) {
 }
 
 bool parse_product(const std::string &name, Product *out) {
-  static const Product all[] = {Product::kAscend910B, Product::kAscend910_93, Product::kAscend950,
-                                Product::kAscend910, Product::kAscend310P};
+  static const Product all[] = {Product::kAscend910B, Product::kAscend910_93, Product::kAscend950, Product::kAscend910,
+                                Product::kAscend310P};
   for (Product p : all) {
     if (name == product_name(p)) {
       *out = p;

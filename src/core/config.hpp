@@ -30,8 +30,9 @@ struct Settings {
   Fp8Overflow fp8_overflow = Fp8Overflow::kSaturate;
   int verbose = 0;
   Isa max_isa = Isa::kAvx512;
-  bool reference_only = false;  // ACLNN_CPU_ALGO=reference: every output by the fp64 reference algorithms
-  std::string disabled_algorithms;  // ACLNN_CPU_ALGO=-name,-name: ",name,name," (plans skip them)  // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
+  bool reference_only = false;      // ACLNN_CPU_ALGO=reference: every output by the fp64 reference algorithms
+  std::string disabled_algorithms;  // ACLNN_CPU_ALGO=-name,-name: ",name,name," (plans skip them)  //
+                                    // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
 };
 
 // A snapshot of the current settings (copied under a lock; cheap).

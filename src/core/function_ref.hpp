@@ -16,8 +16,7 @@ class FunctionRef<R(Args...)> {
  public:
   template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, FunctionRef>::value>>
   FunctionRef(F &&f)  // NOLINT(google-explicit-constructor): used like std::function
-      : object_(const_cast<void *>(static_cast<const void *>(&f))),
-        call_([](void *object, Args... args) -> R {
+      : object_(const_cast<void *>(static_cast<const void *>(&f))), call_([](void *object, Args... args) -> R {
           return (*static_cast<std::remove_reference_t<F> *>(object))(std::forward<Args>(args)...);
         }) {}
 

@@ -171,7 +171,6 @@ __attribute__((always_inline)) inline uint32_t fp16_bits_to_fp32_bits(uint32_t h
 
 }  // namespace
 
-
 ACLNN_CPU_MULTIVERSION
 void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out) {
   uint32_t *dst = reinterpret_cast<uint32_t *>(out);

@@ -72,7 +72,10 @@ TEST(CanonicalProblem, InconsistentProblemsAreRefusedWithAReason) {
       {"rank", [](Problem *p) { p->rank = 5; }},
       {"missing output", [](Problem *p) { p->grad_weight.present = false; }},
       {"stride", [](Problem *p) { p->stride[1] = 0; }},
-      {"size overflow", [](Problem *p) { p->input.shape = {INT64_MAX / 2, 4, 7, 8}; }},
+      {"size overflow",
+       [](Problem *p) {
+         p->input.shape = {INT64_MAX / 2, 4, 7, 8};
+       }},
   };
   for (const Breakage &b : breakages) {
     Problem p = good;
@@ -99,7 +102,6 @@ TEST(CanonicalProblem, DescribeGivesTheReproLine) {
   EXPECT_EQ(aclnn_cpu::conv_bwd::describe(build_problem(c, t)),
             "mb2_g1_ic2oc2_ih7iw7_oh7ow7_kh1kw1_sh1sw1_ph0pw0_dh1dw1_dtf32_mask111_cmt1_Ascend910B");
 }
-
 
 TEST(CanonicalProblem, TooSmallAWorkspaceIsAnErrorAndWritesNothing) {
   const ConvCase c = parse_case("mb2_g2_ic4oc6_ih7iw8_kh3kw2");

@@ -8,14 +8,17 @@ namespace conformance {
 namespace {
 
 const char *const kGeometries[] = {
-    "mb2_g2_ic4oc6_ih9iw7_kh3kw2_ph1pw1",               // stride 1: backward_data or flipped forward
-    "mb1_g1_ic3oc5_ih9iw9_kh3kw3_sh2sw2_ph1pw1",        // strided
+    "mb2_g2_ic4oc6_ih9iw7_kh3kw2_ph1pw1",                      // stride 1: backward_data or flipped forward
+    "mb1_g1_ic3oc5_ih9iw9_kh3kw3_sh2sw2_ph1pw1",               // strided
     "mb1_g1_ic3oc2_ih5iw5_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1",  // transposed
-    "mb2_g1_ic3oc2_iw700_kw3_pw2_dw2",                  // NT gradWeight
+    "mb2_g1_ic3oc2_iw700_kw3_pw2_dw2",                         // NT gradWeight
 };
 const char *const kDtypes[] = {
-    "_dtf16:f16:f16:f32:f32:f16_cmt0", "_dtbf16:bf16:bf16:bf16:f32:bf16_cmt0", "_dtf32:f32:f32:f16:bf16:f32_cmt1",
-    "_dtf32:f32:f32:f32:f32:f32_cmt2", "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950",
+    "_dtf16:f16:f16:f32:f32:f16_cmt0",
+    "_dtbf16:bf16:bf16:bf16:f32:bf16_cmt0",
+    "_dtf32:f32:f32:f16:bf16:f32_cmt1",
+    "_dtf32:f32:f32:f32:f32:f32_cmt2",
+    "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950",
 };
 
 TEST(ConformanceDtypesLayouts, MixedDtypesAndViews) {

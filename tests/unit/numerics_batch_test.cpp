@@ -28,10 +28,10 @@ float float_of(uint32_t u) {
 // Patterns that probe every branch: both signs of zero, subnormals, neighbourhoods of the FP16 and BF16
 // thresholds and of powers of two (ties at several widths), the largest finite, Inf, NaNs; then random bits.
 std::vector<float> probe_values() {
-  std::vector<uint32_t> centres = {0x0u,        0x1u,        0x00400000u, 0x00800000u, 0x33000000u, 0x33800000u,
-                                   0x387FE000u, 0x38800000u, 0x3F800000u, 0x3F801000u, 0x3F808000u, 0x477FE000u,
-                                   0x477FF000u, 0x47800000u, 0x7F7F8000u, 0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u,
-                                   0x7F800001u, 0x7FFFFFFFu};
+  std::vector<uint32_t> centres = {0x0u,        0x1u,        0x00400000u, 0x00800000u, 0x33000000u,
+                                   0x33800000u, 0x387FE000u, 0x38800000u, 0x3F800000u, 0x3F801000u,
+                                   0x3F808000u, 0x477FE000u, 0x477FF000u, 0x47800000u, 0x7F7F8000u,
+                                   0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u, 0x7F800001u, 0x7FFFFFFFu};
   std::vector<float> out;
   for (uint32_t c : centres) {
     for (int64_t d = -4100; d <= 4100; ++d) {

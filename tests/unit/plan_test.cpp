@@ -1,10 +1,11 @@
 // The plan made at GetWorkspaceSize: algorithm lists with refusal reasons, kernel choice, exact workspace.
+#include "conv_bwd/plan.hpp"
+
 #include <gtest/gtest.h>
 
-#include "conformance_harness.hpp"
 #include <cstdlib>
 
-#include "conv_bwd/plan.hpp"
+#include "conformance_harness.hpp"
 #include "core/config.hpp"
 
 namespace {

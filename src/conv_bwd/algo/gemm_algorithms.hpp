@@ -26,10 +26,10 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kGemmKc = 256;  // K block: fixed, so sums never depend on the partition
+constexpr int64_t kGemmKc = 256;                       // K block: fixed, so sums never depend on the partition
 constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
-constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
-constexpr int64_t kWeightNtKc = 1024;  // gemm_weight's K block with the NT kernel (long dot products)
+constexpr int64_t kWeightKParts = 4;        // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 
 // The microkernels of one ISA.
@@ -72,8 +72,8 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
 // flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).
-bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b,
-                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input);
+bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                  const Rounding &rounding, const View5 &grad_input);
 
 // The forward problem whose output is a stride-1 convolution's gradInput (gemm_forward with flipped = true).
 Canonical flipped_problem(const Canonical &c);

@@ -111,8 +111,8 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
   const int64_t panels = ceil_div_pos(y_plane(c), uk.nr);
-  b.tile = uk.nr * best_chunk(c.batch * c.groups, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of), threads,
-                              1.0);
+  b.tile =
+      uk.nr * best_chunk(c.batch * c.groups, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of), threads, 1.0);
   b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels

@@ -62,7 +62,8 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, co
                            for (int64_t b = 0; b < f.cx_per_group; ++b) {
                              fin &= read_row_run(w, g * c.cy_per_group + b, a0 * kk, rows * kk, taps);
                              for (int64_t r = 0; r < rows; ++r) {
-                               for (int64_t t = 0; t < kk; ++t) tmp[r * k_total + b * kk + t] = taps[r * kk + kk - 1 - t];
+                               for (int64_t t = 0; t < kk; ++t)
+                                 tmp[r * k_total + b * kk + t] = taps[r * kk + kk - 1 - t];
                              }
                            }
                          }
@@ -82,8 +83,8 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, co
 
 }  // namespace
 
-bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b,
-                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input) {
+bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                  const Rounding &rounding, const View5 &grad_input) {
   const Canonical f = flipped ? flipped_problem(c) : c;
   const OperandReader x(f.x, rounding);
   const int64_t kk = f.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, nt_max = b.tile;

@@ -50,7 +50,8 @@ void sum_grad_bias(const View5 &go, const Rounding &rounding, float *sums) {
           }
         }
       }
-      const double sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
+      const double sum =
+          ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
       sums[c] = rounding.grad_bias(sum);
     }
   });

@@ -11,10 +11,10 @@ namespace {
 // One row segment of positions (fixed od, oh; ow in [ow, ow + len)) and where its tap lands in x.
 struct Segment {
   int64_t len;
-  bool inside;       // id and ih inside x
-  int64_t id, ih;    // x depth and row
-  int64_t lo, hi;    // ow range [lo, hi] whose iw lies inside x (empty when lo > hi)
-  int64_t shift;     // iw = ow·sw + shift
+  bool inside;     // id and ih inside x
+  int64_t id, ih;  // x depth and row
+  int64_t lo, hi;  // ow range [lo, hi] whose iw lies inside x (empty when lo > hi)
+  int64_t shift;   // iw = ow·sw + shift
 };
 
 // Walks the positions [o0, o0 + count) row segment by row segment.

@@ -50,8 +50,8 @@ void pack_panels_by_steps(int width, int64_t lines, int64_t kc, float *tmp, floa
 }
 
 // C[m × n] (+)= A·B for packed A (m × kc) and B (kc × n); one B panel stays hot while every A panel passes.
-inline void run_tiles(const GemmUkernel &uk, int64_t m, int64_t n, int64_t kc, const float *a, const float *b,
-                      float *c, int64_t ldc, bool accumulate) {
+inline void run_tiles(const GemmUkernel &uk, int64_t m, int64_t n, int64_t kc, const float *a, const float *b, float *c,
+                      int64_t ldc, bool accumulate) {
   for (int64_t j = 0; j < n; j += uk.nr) {
     const float *bp = b + j * kc;
     const int nn = static_cast<int>(std::min<int64_t>(uk.nr, n - j));

@@ -33,8 +33,8 @@ void store_values(const View5 &out, int64_t at, int64_t stride, const float *v, 
 
 }  // namespace
 
-void store_run(const View5 &out, int64_t a, int64_t b, int64_t j0, int64_t count, const float *values,
-               ResultKind kind, const Rounding &rounding) {
+void store_run(const View5 &out, int64_t a, int64_t b, int64_t j0, int64_t count, const float *values, ResultKind kind,
+               const Rounding &rounding) {
   const int first = b >= 0 ? 2 : 1;
   int64_t idx[5] = {a, b >= 0 ? b : 0, 0, 0, 0};
   int64_t rest = j0;

@@ -14,7 +14,7 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                             bool accumulate) {
+                            bool accumulate) {
   constexpr int kMr = 8, kNr = 32;
   __m512 acc[kMr][2];
 #pragma GCC unroll 8
