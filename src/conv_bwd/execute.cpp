@@ -114,9 +114,26 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
   }
 }
 
+// The format the cube reads the operands in (SPEC §3.5), e.g. "hf32-11" for FP32 with cubeMathType 1 on A2/A3.
+std::string compute_text(const Problem &p) {
+  switch (p.compute) {
+    case ComputeType::kFp32:
+      return "fp32";
+    case ComputeType::kHf32:
+      return "hf32-" + std::to_string(p.hf32_mantissa_bits);
+    case ComputeType::kFp16:
+      return "fp16";
+    case ComputeType::kBf16:
+      return "bf16";
+    case ComputeType::kHif8:
+      return "fp32-from-8bit";
+  }
+  return "?";
+}
+
 void print_verbose(const Problem &p, const Plan &plan, const char *outcome, double ms) {
-  std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
-               describe_plan(plan).c_str(), outcome, ms);
+  std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,compute=%s,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
+               compute_text(p).c_str(), describe_plan(plan).c_str(), outcome, ms);
 }
 
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {

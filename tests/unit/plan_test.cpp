@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "conformance_harness.hpp"
@@ -150,6 +151,40 @@ TEST(Plan, KernelFollowsTheIsa) {
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx2).name, "gemm_f32_6x16__avx2_fma");
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx512).name, "gemm_f32_8x32__avx512f");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace conformance;
+
+// ACLNN_CPU_VERBOSE=1: one line per call with the descriptor, compute format, algorithm:kernel per output,
+// workspace and time.
+TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
+  const char *saved = std::getenv("ACLNN_CPU_VERBOSE");
+  const std::string saved_value = saved ? saved : "";
+  std::string error;
+  ASSERT_EQ(setenv("ACLNN_CPU_VERBOSE", "1", 1), 0);
+  ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
+  const ConvCase c = parse_case("mb1_g1_ic4oc6_ih9iw9_kh3kw3_ph1pw1_dtf32_cmt1_mask110", Data::kRandom, 3);
+  CaseTensors t(c);
+  ::testing::internal::CaptureStderr();
+  const int status = run_direct(c, t, &error);
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  if (saved) {
+    setenv("ACLNN_CPU_VERBOSE", saved_value.c_str(), 1);
+  } else {
+    unsetenv("ACLNN_CPU_VERBOSE");
+  }
+  ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
+  ASSERT_EQ(status, 0) << error;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,mb1_g1_ic4oc6_ih9iw9_oh9ow9_kh3kw3", 0), 0u) << out;
+  for (const char *part : {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=gemm_backward_data:gemm_",
+                           " gradWeight=gemm_weight:gemm_", " workspace=", ",ok,time_ms="}) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << " missing in " << out;
+  }
 }
 
 }  // namespace
