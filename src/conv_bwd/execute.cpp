@@ -89,8 +89,6 @@ void reference_weight(const Problem &p, const Canonical &c, const Rounding &roun
   grad_weight(c, x, dy, rounding, lift(p.grad_weight));
 }
 
-bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kReference; }
-
 // Runs one planned GEMM output; false when it must be recomputed by the reference.
 bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
               unsigned char *base) {
@@ -101,14 +99,13 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
   scratch.slots = plan.slots;
   switch (o.algorithm) {
     case Algorithm::kGemmBackwardData:
-      return gemm_backward_data(c, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_backward_data(c, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmFlippedForward:
-      return gemm_forward(c, true, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, true, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmForward:
-      return gemm_forward(c, false, *plan.ukernel, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, false, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmWeight:
-      return gemm_weight(c, GemmKernels{plan.ukernel, plan.nt_ukernel}, o.blocking, scratch, rounding,
-                         lift(p.grad_weight));
+      return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
     default:
       return false;
   }
@@ -142,19 +139,19 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   // case an output shares memory with an operand (in-place callers).
   float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
   if (p.mask[2]) sum_grad_bias(c.grad_output, rounding, bias_sums);
+  // Operands of the outputs the plan gave to the reference, staged in the workspace.
   Staged s;
   const StagingLayout &layout = plan.staging;
-  float *staged[3] = {nullptr, nullptr, nullptr};
-  if (layout.grad_output) staged[0] = reinterpret_cast<float *>(base + layout.grad_output_at);
-  if (layout.input) staged[1] = reinterpret_cast<float *>(base + layout.input_at);
-  if (layout.weight) staged[2] = reinterpret_cast<float *>(base + layout.weight_at);
+  const bool in_plan[3] = {layout.grad_output, layout.input, layout.weight};
+  const uint64_t at[3] = {layout.grad_output_at, layout.input_at, layout.weight_at};
   const TensorArg *args[3] = {&p.grad_output, &p.input, &p.weight};
+  const float **dst[3] = {&s.grad_output, &s.input, &s.weight};
   for (int i = 0; i < 3; ++i) {
-    if (staged[i] != nullptr) stage_operand(lift(*args[i]), rounding, staged[i]);
+    if (!in_plan[i]) continue;
+    float *staged = reinterpret_cast<float *>(base + at[i]);
+    stage_operand(lift(*args[i]), rounding, staged);
+    *dst[i] = staged;
   }
-  s.grad_output = staged[0];
-  s.input = staged[1];
-  s.weight = staged[2];
 
   bool gemm_input = p.mask[0] && is_gemm(plan.grad_input.algorithm);
   bool gemm_weight_out = p.mask[1] && is_gemm(plan.grad_weight.algorithm);

@@ -146,9 +146,8 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
-  plan.ukernel = &gemm_ukernel(ctx.isa);
-  plan.nt_ukernel = &gemm_nt_ukernel(ctx.isa);
-  const GemmKernels kernels{plan.ukernel, plan.nt_ukernel};
+  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa)};
+  const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
   Canonical c;
   std::string why;
@@ -171,7 +170,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
   for (const OutputPlan *o : {&plan.grad_input, &plan.grad_weight}) {
-    if (o->algorithm == Algorithm::kNone || o->algorithm == Algorithm::kReference) continue;
+    if (!is_gemm(o->algorithm)) continue;
     slot_floats = std::max(slot_floats, o->blocking.slot_floats);
     shared_floats = std::max(shared_floats, o->blocking.shared_floats);
     items = std::max(items, o->blocking.items);
@@ -196,8 +195,8 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
 std::string describe_plan(const Plan &plan) {
   auto one = [&](const char *name, const OutputPlan &o) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
-    if (o.algorithm != Algorithm::kNone && o.algorithm != Algorithm::kReference) {
-      s += std::string(":") + (o.blocking.nt ? plan.nt_ukernel->name : plan.ukernel->name);
+    if (is_gemm(o.algorithm)) {
+      s += std::string(":") + (o.blocking.nt ? plan.kernels.nt->name : plan.kernels.nn->name);
     }
     return s;
   };

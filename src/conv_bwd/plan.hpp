@@ -21,6 +21,9 @@ enum class Algorithm { kNone, kGemmFlippedForward, kGemmBackwardData, kGemmForwa
 
 const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "none"
 
+// One of the GEMM algorithms (not none, not the reference).
+inline bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kReference; }
+
 // What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
 struct PlanContext {
   Isa isa = Isa::kScalar;
@@ -40,8 +43,7 @@ struct OutputPlan {
 
 struct Plan {
   OutputPlan grad_input, grad_weight;
-  const GemmUkernel *ukernel = nullptr;
-  const GemmNtUkernel *nt_ukernel = nullptr;
+  GemmKernels kernels{nullptr, nullptr};  // the microkernels of the plan's ISA
   int slots = 1;
   StagingLayout staging;    // operands the reference outputs need, from offset 0
   uint64_t bias_at = 0;     // then gradBias's sums (one float per channel) when it is requested

@@ -62,7 +62,7 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
   EXPECT_EQ(p.slots, 1);
   EXPECT_EQ(p.bytes, 81600u);
-  EXPECT_STREQ(p.ukernel->name, "gemm_f32_4x8__scalar");
+  EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_4x8__scalar");
   // Two threads: two slots of the same size, still no staging.
   const Plan q = plan_of(desc, context(Isa::kScalar, 2));
   EXPECT_EQ(q.slots, 2);
@@ -96,7 +96,7 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
-  EXPECT_STREQ(p.ukernel->name, "gemm_f32_6x16__avx2_fma");
+  EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_6x16__avx2_fma");
 }
 
 TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {

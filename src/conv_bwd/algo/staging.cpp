@@ -35,8 +35,6 @@ uint64_t append(uint64_t *total, uint64_t bytes) {
 
 }  // namespace
 
-StagingLayout staging_layout(const Problem &p) { return staging_layout(p, p.mask[0], p.mask[1]); }
-
 StagingLayout staging_layout(const Problem &p, bool grad_input, bool grad_weight) {
   StagingLayout layout;
   if (p.empty_path) return layout;

@@ -20,11 +20,9 @@ struct StagingLayout {
   uint64_t bytes = 0;
 };
 
-// gradInput needs gradOutput and weight; gradWeight needs gradOutput and input; gradBias reads gradOutput
-// unrounded from the user's buffer. The empty path stages nothing.
-StagingLayout staging_layout(const Problem &problem);
-
-// The same for only the outputs the reference computes (the others read the user's tensors directly).
+// For the outputs the reference computes (the GEMM algorithms read the user's tensors directly): gradInput needs
+// gradOutput and weight, gradWeight gradOutput and input; gradBias reads gradOutput unrounded from the user's
+// buffer. The empty path stages nothing.
 StagingLayout staging_layout(const Problem &problem, bool grad_input, bool grad_weight);
 
 void stage_operand(const View5 &src, const Rounding &rounding, float *dst);
