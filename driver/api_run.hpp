@@ -24,6 +24,7 @@ struct ApiRun {
   std::vector<unsigned char> outputs[3];  // downloaded gradInput, gradWeight, gradBias (present ones)
   double first_ms = 0;                    // the checked call
   double ms_per_call = 0;                 // mean over the timed repetitions
+  double min_ms = 0;                      // the fastest of them (the least disturbed by a busy machine)
   int reps = 0;
   bool bitwise_repeatable = true;  // every repetition reproduced the first call's outputs
 };

@@ -107,7 +107,9 @@ void print_timing(const ConvDesc &desc, const ApiRun &run, double reference_s) {
   const double ms = run.reps > 0 ? run.ms_per_call : run.first_ms;
   const double gflops = ms > 0 ? flops(desc) / (ms * 1e6) : 0;
   std::printf("  time: %.3f ms/call", ms);
-  if (run.reps > 0) std::printf(" (mean of %d reps; first call %.3f ms)", run.reps, run.first_ms);
+  if (run.reps > 0) {
+    std::printf(" (mean of %d reps, min %.3f ms; first call %.3f ms)", run.reps, run.min_ms, run.first_ms);
+  }
   std::printf(", %.2f GFLOP/s, workspace %llu bytes; reference %.2f s\n", gflops,
               static_cast<unsigned long long>(run.workspace_bytes), reference_s);
   if (run.reps > 0) {

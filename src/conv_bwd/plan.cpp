@@ -77,13 +77,19 @@ std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &
   if (ctx.disabled.find(std::string(",") + algorithm_name(cand.algorithm) + ",") != std::string::npos) {
     return "disabled by ACLNN_CPU_ALGO";
   }
-  if (cand.algorithm != Algorithm::kGemmWeight && cand.for_transposed != p.transposed) {
+  const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted;
+  if (!weight && cand.for_transposed != p.transposed) {
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
   }
-  if (cand.algorithm == Algorithm::kGemmFlippedForward && (p.stride[0] != 1 || p.stride[1] != 1 || p.stride[2] != 1)) {
-    return "stride " + std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" +
-           std::to_string(p.stride[2]) + " is not 1 (the flipped forward relation would read inserted zeros)";
+  const std::string stride =
+      std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" + std::to_string(p.stride[2]);
+  const bool unit = p.stride[0] == 1 && p.stride[1] == 1 && p.stride[2] == 1;
+  if (cand.algorithm == Algorithm::kGemmFlippedForward && !unit) {
+    return "stride " + stride + " is not 1 (the flipped forward relation would read inserted zeros)";
+  }
+  if (cand.algorithm == Algorithm::kGemmWeightShifted && !unit) {
+    return "stride " + stride + " is not 1 (taps are shifts of one x row only at stride 1)";
   }
   if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
   if (tensors_misaligned(p)) return "a tensor's data is not aligned to its element size";
@@ -127,6 +133,8 @@ const char *algorithm_name(Algorithm algorithm) {
       return "gemm_backward_data";
     case Algorithm::kGemmForward:
       return "gemm_forward";
+    case Algorithm::kGemmWeightShifted:
+      return "gemm_weight_shifted";
     case Algorithm::kGemmWeight:
       return "gemm_weight";
     case Algorithm::kReference:
@@ -163,7 +171,9 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1]) {
-    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeight, gemm_weight_blocking, false}}, p, c, kernels, ctx)
+    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
+                                           {Algorithm::kGemmWeight, gemm_weight_blocking, false}},
+                                          p, c, kernels, ctx)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,

@@ -17,7 +17,15 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-enum class Algorithm { kNone, kGemmFlippedForward, kGemmBackwardData, kGemmForward, kGemmWeight, kReference };
+enum class Algorithm {
+  kNone,
+  kGemmFlippedForward,
+  kGemmBackwardData,
+  kGemmForward,
+  kGemmWeightShifted,
+  kGemmWeight,
+  kReference
+};
 
 const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "none"
 

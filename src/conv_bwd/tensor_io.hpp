@@ -37,6 +37,17 @@ struct View5 {
   }
   int64_t spatial_numel() const { return shape[2] * shape[3] * shape[4]; }
   int64_t numel() const { return shape[0] * shape[1] * spatial_numel(); }
+
+  // Whether dims first..4 are row-major with element spacing strides[4] (size-1 dims excepted): a run over their
+  // flattening is then one strided run.
+  bool dense_from(int first) const {
+    int64_t expect = strides[4];
+    for (int d = 4; d >= first; --d) {
+      if (shape[d] != 1 && strides[d] != expect) return false;
+      expect *= shape[d];
+    }
+    return true;
+  }
 };
 
 // Requires 3 <= tensor.shape.size() <= 5.

@@ -58,5 +58,26 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   }
 }
 
+// gemm_weight_shifted multiplies x values at the ends of rows by the zeros of dy's junk positions, and dy values
+// by the box's padding: non-finite values there, and at the last elements, must still give the defining sums.
+TEST(ConformanceEdgeGeometries, NonFiniteOperandsAtRowEndsOfTheShiftedLayout) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb2_g1_ic2oc3_ih6iw7_kh2kw3_ph0pw0_dh2dw1"}) {
+    const ConvCase probe = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 24);
+    CaseTensors t(probe);
+    const int64_t iw = probe.desc.in[2];
+    for (Slot s : {kGradOutput, kInput}) {
+      const int64_t last = t.t[s].numel() - 1;
+      for (int64_t at : {iw - 1, 2 * iw - 1, last}) {
+        for (double v : {inf, std::nan("")}) {
+          ConvCase c = probe;
+          c.specials = {{s, at, v}};
+          EXPECT_TRUE(check_case(c)) << g << " special in " << kSlotName[s] << "[" << at << "] = " << v;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace conformance

@@ -36,6 +36,9 @@ const char *const kGeometries[] = {
     "mb2_g1_ic9oc40_ih12iw12_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0",
     // strided gradInput (GEMM + col2im) with 300 gradOutput channels (two K blocks) and 3 position tiles.
     "mb1_g1_ic5oc300_ih45iw45_kh3kw3_sh2sw2_ph1pw1",
+    // gradWeight with shifted rows: a window of 256 + 200 floats limits an item to 143 of the 150 x channels (a
+    // 7-channel remainder item); 4 dy rows (one MR tile of the AVX-512 kernel, a remainder of the AVX2 one).
+    "mb1_g1_ic150oc4_iw1000_kw3_pw0_dw100",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -83,6 +83,29 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_EQ(p.bytes, 576u + 14704u * 4);
 }
 
+TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
+  // Scalar NT kernel 2×2, 1 lane. y 8×8 (x 9×9, pads 1:2 / 0, kernel 3×2, dilation 2×1): padded box Hp 8 + 4 = 12,
+  // Wp 8 + 1 = 9; q_len = 7·9 + 8 = 71 (one K block of 71), last shift 4·9 + 1 = 37, window 108 floats.
+  // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item: slot 4·71 + 2·108 = 500 floats. Partials: 1 part · 2 groups ·
+  // 3 · (2·6) = 72 floats.
+  const char *desc = "mb1_g2_ic4oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010";
+  const Plan p = plan_of(desc, context(Isa::kScalar, 1));
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  EXPECT_TRUE(p.grad_weight.refusals.empty());
+  EXPECT_EQ(p.grad_weight.blocking.kc, 71);
+  EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
+  EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 500);
+  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
+  EXPECT_EQ(p.bytes, 320u + 2048u);  // 72 and 500 floats, each rounded up to 64 bytes
+  // A stride refuses it, with the reason; the im2col GEMM takes the output.
+  const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
+  EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeight);
+  ASSERT_EQ(q.grad_weight.refusals.size(), 1u);
+  EXPECT_EQ(q.grad_weight.refusals[0],
+            "gemm_weight_shifted: stride 1x1x2 is not 1 (taps are shifts of one x row only at stride 1)");
+}
+
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
   // 6 channels: 24 bytes, aligned to 64.
   EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 64u);
@@ -117,7 +140,7 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   const std::string saved_value = saved ? saved : "";
   std::string error;
   for (Algorithm a : {Algorithm::kGemmBackwardData, Algorithm::kGemmFlippedForward, Algorithm::kGemmForward,
-                      Algorithm::kGemmWeight}) {
+                      Algorithm::kGemmWeightShifted, Algorithm::kGemmWeight}) {
     const std::string value = std::string("-") + aclnn_cpu::conv_bwd::algorithm_name(a);
     ASSERT_EQ(setenv("ACLNN_CPU_ALGO", value.c_str(), 1), 0);
     EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << value << ": " << error;
@@ -144,7 +167,9 @@ TEST(Plan, MisalignedDataGetsTheReference) {
   const Plan plan = make_plan(p, context(Isa::kAvx2, 1));
   EXPECT_EQ(plan.grad_weight.algorithm, Algorithm::kReference);
   ASSERT_FALSE(plan.grad_weight.refusals.empty());
-  EXPECT_EQ(plan.grad_weight.refusals[0], "gemm_weight: a tensor's data is not aligned to its element size");
+  ASSERT_EQ(plan.grad_weight.refusals.size(), 2u);
+  EXPECT_EQ(plan.grad_weight.refusals[0], "gemm_weight_shifted: a tensor's data is not aligned to its element size");
+  EXPECT_EQ(plan.grad_weight.refusals[1], "gemm_weight: a tensor's data is not aligned to its element size");
 }
 
 TEST(Plan, KernelFollowsTheIsa) {
@@ -182,7 +207,7 @@ TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,mb1_g1_ic4oc6_ih9iw9_oh9ow9_kh3kw3", 0), 0u) << out;
   for (const char *part : {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=gemm_backward_data:gemm_",
-                           " gradWeight=gemm_weight:gemm_", " workspace=", ",ok,time_ms="}) {
+                           " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
     EXPECT_NE(out.find(part), std::string::npos) << part << " missing in " << out;
   }
 }

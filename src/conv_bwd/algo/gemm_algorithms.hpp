@@ -3,6 +3,8 @@
 //
 //   gemm_weight:         dW[g] (Cy_g × Cx_g·K) = dy[g] (Cy_g × N·Ospace) · im2col(x[g])ᵀ, the long K cut into
 //                        a fixed number of parts whose fp32 partial sums are added in part order
+//   gemm_weight_shifted: the same product for stride-1 convolutions, with y positions laid out on x's padded rows
+//                        so that each tap's im2col row is the packed x plane shifted (shifted_geometry.hpp)
 //   gemm_backward_data:  dcol (Cx_g·K × tile) = w[g]ᵀ · dy tile, scattered into dx (col2im; only real
 //                        products: a stride leaves no inserted zeros to multiply)
 //   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call; and,
@@ -31,6 +33,8 @@ constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per
 constexpr int64_t kWeightKParts = 4;        // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
+constexpr int64_t kShiftedKc = 256;         // gemm_weight_shifted's K block (8·MR dy rows of it stay in L1)
+constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 
 // The microkernels of one ISA.
 struct GemmKernels {
@@ -47,12 +51,13 @@ struct GemmBlocking {
   bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
   int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
-  int64_t channels_per_item = 0;  // gemm_backward_data: x channels per item
+  int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
   double flops = 0;               // multiply-adds × 2 of the whole output
 };
 
 GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
@@ -69,6 +74,8 @@ struct GemmScratch {
 // sums do not have; the caller recomputes that output with the reference).
 bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight);
+bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                         const Rounding &rounding, const View5 &grad_weight);
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
 // flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).

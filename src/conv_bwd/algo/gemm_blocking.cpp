@@ -5,6 +5,7 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/packing.hpp"
+#include "conv_bwd/algo/shifted_geometry.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -77,6 +78,30 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
   b.slot_floats = slot_of(per_item);
   b.shared_floats = b.k_parts * c.groups * m * n;
+  b.flops = gemm_flops(c);
+  return b;
+}
+
+GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  const GemmNtUkernel &nt = *k.nt;
+  const ShiftedGeometry geo(c);
+  GemmBlocking b;
+  const int64_t m = c.cy_per_group, kk = c.kernel_numel();
+  b.nt = true;
+  // Equal K blocks of about kShiftedKc q positions (a sample's q-space cut evenly), K parts as in gemm_weight.
+  const int64_t blocks = ceil_div_pos(geo.q_len, kShiftedKc);
+  b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
+  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
+  const int64_t window = b.kc + geo.max_shift;
+  auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window; };
+  // An item's fixed cost is packing the dy block: about 4/K channels' worth of kernel time.
+  const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
+  const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group, cap_chunk(max_channels, slot_of), threads,
+                                 4.0 / static_cast<double>(kk));
+  b.channels_per_item = cpi;
+  b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
+  b.slot_floats = slot_of(cpi);
+  b.shared_floats = b.k_parts * c.groups * m * c.cx_per_group * kk;
   b.flops = gemm_flops(c);
   return b;
 }

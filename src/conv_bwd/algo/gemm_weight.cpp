@@ -11,16 +11,12 @@
 #include "conv_bwd/algo/im2col.hpp"
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
-#include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/algo/weight_partials.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
-
-int64_t part_begin(int64_t blocks, int64_t parts, int64_t p) {
-  return p * (blocks / parts) + std::min(p, blocks % parts);
-}
 
 // One K block of one work item: rows [0, m) of dy against im2col columns [j0, j0 + nc).
 struct Block {
@@ -68,9 +64,11 @@ class WeightGemm {
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
       for (int64_t j = 0; j < blk.nc; j += uk.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
+        const float *rows[kMaxNtNr];
+        for (int r = 0; r < uk.nr; ++r) rows[r] = bp + (j + r) * kcp;
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
-          uk.run(kcp, a + i * kcp, bp + j * kcp, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
         }
       }
     }
@@ -99,12 +97,10 @@ class WeightGemm {
 bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight) {
   const WeightGemm gemm(c, k, b, rounding);
-  const int64_t m = c.cy_per_group, n_cols = c.cx_per_group * c.kernel_numel();
+  const int64_t n_cols = c.cx_per_group * c.kernel_numel();
   const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
-  const int64_t group_floats = m * n_cols;
-  // partial(part, g) = shared + (part·groups + g)·group_floats, row-major Cy_g × Cx_g·K.
   std::atomic<bool> finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *scratch = s.base + slot * s.slot_stride;
@@ -115,7 +111,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
       blk.g = g;
       blk.j0 = chunk * nc_max;
       blk.nc = std::min(nc_max, n_cols - blk.j0);
-      float *acc = s.shared + (part * c.groups + g) * group_floats + blk.j0;
+      float *acc = weight_partial(c, s, part, g) + blk.j0;
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
         blk.n = kb / blocks_per_sample;
@@ -127,20 +123,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
   });
-  // Partials added in part order (into part 0), then stored: one dW row per item.
-  const int64_t rows = c.groups * m;
-  parallel_for_slots(rows, s.slots, static_cast<double>(rows) * n_cols * b.k_parts,
-                     [&](int, int64_t begin, int64_t end) {
-                       for (int64_t r = begin; r < end; ++r) {
-                         const int64_t g = r / m, row = r % m;
-                         float *sum = s.shared + g * group_floats + row * n_cols;
-                         for (int64_t part = 1; part < b.k_parts; ++part) {
-                           const float *add = s.shared + (part * c.groups + g) * group_floats + row * n_cols;
-                           for (int64_t j = 0; j < n_cols; ++j) sum[j] += add[j];
-                         }
-                         store_run(grad_weight, r, -1, 0, n_cols, sum, ResultKind::kGradWeight, rounding);
-                       }
-                     });
+  store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
   return finite.load();
 }
 

@@ -39,6 +39,8 @@ void decode(const View5 &v, int64_t index, int64_t stride, int64_t count, float 
   }
 }
 
+}  // namespace
+
 bool all_finite(const float *v, int64_t count) {
   uint32_t any_special = 0;
   for (int64_t i = 0; i < count; ++i) {
@@ -48,8 +50,6 @@ bool all_finite(const float *v, int64_t count) {
   }
   return any_special == 0;
 }
-
-}  // namespace
 
 void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count, float *out) {
   if (count > 0) decode(view, index, stride, count, out);

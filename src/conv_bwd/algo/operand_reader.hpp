@@ -14,6 +14,9 @@ namespace conv_bwd {
 // out[i] = element at index + i·stride of `view`, as fp32, unrounded (exact for every supported dtype).
 void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count, float *out);
 
+// Whether v[0 .. count) holds no Inf or NaN.
+bool all_finite(const float *v, int64_t count);
+
 class OperandReader {
  public:
   // check_finite: read() scans what it returns for Inf/NaN (only the operands that meet the implicit padding's

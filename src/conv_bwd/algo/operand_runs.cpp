@@ -6,25 +6,15 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-// Whether dims first..4 of v are laid out row-major with unit-free spacing strides[4] (size-1 dims excepted).
-bool dense_from(const View5 &v, int first) {
-  int64_t expect = v.strides[4];
-  for (int d = 4; d >= first; --d) {
-    if (v.shape[d] != 1 && v.strides[d] != expect) return false;
-    expect *= v.shape[d];
-  }
-  return true;
-}
-
 const float *plain_flat(const OperandReader &r, int64_t a, int64_t b, int first, int64_t j0) {
   const View5 &v = r.view();
-  if (!r.plain() || v.strides[4] != 1 || !dense_from(v, first)) return nullptr;
+  if (!r.plain() || v.strides[4] != 1 || !v.dense_from(first)) return nullptr;
   return r.plain_data() + v.index(a, b, 0, 0, 0) + j0;
 }
 
 bool read_flat(const OperandReader &r, int64_t idx[5], int first, int64_t j0, int64_t count, float *out) {
   const View5 &v = r.view();
-  const bool dense = dense_from(v, first);
+  const bool dense = v.dense_from(first);
   int64_t rest = j0;
   for (int d = 4; d >= first; --d) {
     idx[d] = rest % v.shape[d];

@@ -45,8 +45,9 @@ void store_run(const View5 &out, int64_t a, int64_t b, int64_t j0, int64_t count
   const bool round = kind == ResultKind::kGradInput && !rounding.grad_input_is_identity();
   float tmp[kChunk];
   int64_t done = 0;
+  const bool dense = out.dense_from(first);
   while (done < count) {
-    const int64_t len = std::min(count - done, out.shape[4] - idx[4]);
+    const int64_t len = dense ? count : std::min(count - done, out.shape[4] - idx[4]);
     const int64_t at = out.index(idx[0], idx[1], idx[2], idx[3], idx[4]);
     for (int64_t c = 0; c < len; c += kChunk) {
       const int64_t n = std::min(kChunk, len - c);

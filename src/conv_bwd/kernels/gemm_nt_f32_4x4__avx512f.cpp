@@ -14,29 +14,35 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-// Lanes 0..15 summed pairwise, halves first: the same fixed tree for every element.
-inline float lane_sum(__m512 v) {
-  // 0x4E swaps the 256-bit halves (GCC 12 warns on _mm512_extractf64x4_pd's undefined source).
-  const __m256 h = _mm512_castps512_ps256(_mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0x4E)));
-  const __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-  const __m128 d = _mm_add_ps(q, _mm_movehl_ps(q, q));
-  return _mm_cvtss_f32(_mm_add_ss(d, _mm_shuffle_ps(d, d, 1)));
+// The 16 lanes of a and b, pairwise: 128-bit block L of the result holds
+// [a(L0+L2), b(L0+L2), a(L1+L3), b(L1+L3)] over a's and b's lanes 4L..4L+3.
+inline __m512 pair_sum(__m512 a, __m512 b) { return _mm512_add_ps(_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b)); }
+
+// Two pair_sum results: block L holds the four accumulators' sums over their lanes 4L..4L+3.
+inline __m512 quad_sum(__m512 ab, __m512 cd) {
+  const __m512d x = _mm512_castps_pd(ab), y = _mm512_castps_pd(cd);
+  return _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(x, y)), _mm512_castpd_ps(_mm512_unpackhi_pd(x, y)));
+}
+
+// Sums 128-bit blocks: (t, u) -> [t(B0+B1), t(B2+B3), u(B0+B1), u(B2+B3)] (as 4-float blocks).
+inline __m512 block_sum(__m512 t, __m512 u) {
+  return _mm512_add_ps(_mm512_shuffle_f32x4(t, u, 0x88), _mm512_shuffle_f32x4(t, u, 0xDD));
 }
 
 }  // namespace
 
-void gemm_nt_f32_4x4__avx512f(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                              bool accumulate) {
+void gemm_nt_f32_4x4__avx512f(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c, int64_t ldc,
+                              int m, int n, bool accumulate) {
   __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c03 = c00;
   __m512 c10 = c00, c11 = c00, c12 = c00, c13 = c00;
   __m512 c20 = c00, c21 = c00, c22 = c00, c23 = c00;
   __m512 c30 = c00, c31 = c00, c32 = c00, c33 = c00;
-  const float *a1 = a + kc, *a2 = a1 + kc, *a3 = a2 + kc;
-  const float *b1 = b + kc, *b2 = b1 + kc, *b3 = b2 + kc;
+  const float *a1 = a + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+  const float *b0 = b[0], *b1 = b[1], *b2 = b[2], *b3 = b[3];
   for (int64_t k = 0; k < kc; k += 16) {
     const __m512 x0 = _mm512_loadu_ps(a + k), x1 = _mm512_loadu_ps(a1 + k);
     const __m512 x2 = _mm512_loadu_ps(a2 + k), x3 = _mm512_loadu_ps(a3 + k);
-    __m512 y = _mm512_loadu_ps(b + k);
+    __m512 y = _mm512_loadu_ps(b0 + k);
     c00 = _mm512_fmadd_ps(x0, y, c00);
     c10 = _mm512_fmadd_ps(x1, y, c10);
     c20 = _mm512_fmadd_ps(x2, y, c20);
@@ -57,12 +63,26 @@ void gemm_nt_f32_4x4__avx512f(int64_t kc, const float *a, const float *b, float 
     c23 = _mm512_fmadd_ps(x2, y, c23);
     c33 = _mm512_fmadd_ps(x3, y, c33);
   }
-  const float s[4][4] = {{lane_sum(c00), lane_sum(c01), lane_sum(c02), lane_sum(c03)},
-                         {lane_sum(c10), lane_sum(c11), lane_sum(c12), lane_sum(c13)},
-                         {lane_sum(c20), lane_sum(c21), lane_sum(c22), lane_sum(c23)},
-                         {lane_sum(c30), lane_sum(c31), lane_sum(c32), lane_sum(c33)}};
+  // All 16 sums at once, every one by the same tree ((l0 + l2) + (l1 + l3)) per 4 lanes, then the four blocks
+  // as (B0 + B1) + (B2 + B3): element (i, j) of the tile lands in float 4i + j.
+  const __m512 r0 = quad_sum(pair_sum(c00, c01), pair_sum(c02, c03));
+  const __m512 r1 = quad_sum(pair_sum(c10, c11), pair_sum(c12, c13));
+  const __m512 r2 = quad_sum(pair_sum(c20, c21), pair_sum(c22, c23));
+  const __m512 r3 = quad_sum(pair_sum(c30, c31), pair_sum(c32, c33));
+  const __m512 sums = block_sum(block_sum(r0, r1), block_sum(r2, r3));
+  if (m == 4 && n == 4) {
+    const __m128 rows[4] = {_mm512_extractf32x4_ps(sums, 0), _mm512_extractf32x4_ps(sums, 1),
+                            _mm512_extractf32x4_ps(sums, 2), _mm512_extractf32x4_ps(sums, 3)};
+    for (int i = 0; i < 4; ++i) {
+      float *ci = c + i * ldc;
+      _mm_storeu_ps(ci, accumulate ? _mm_add_ps(_mm_loadu_ps(ci), rows[i]) : rows[i]);
+    }
+    return;
+  }
+  alignas(64) float s[16];
+  _mm512_store_ps(s, sums);
   for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + s[i][j] : s[i][j];
+    for (int j = 0; j < n; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + s[4 * i + j] : s[4 * i + j];
   }
 }
 

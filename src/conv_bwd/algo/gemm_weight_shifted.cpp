@@ -1,0 +1,165 @@
+// gradWeight of a stride-1 convolution with no im2col (shifted_geometry.hpp). A work item is (group, K part,
+// chunk of x channels); per K block it packs the group's dy rows in q-space (zeros at the junk positions) and
+// the chunk's x channels as windows of their padded boxes, rounded on the way, each value once. Every
+// (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies.
+// Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
+// Inf/NaN: the extra products (junk positions, padding) are 0 × an operand value; they change a sum only when that
+// value is not finite, and then the sum is not finite either. So a finite dW is exact, and a non-finite one is
+// handed back to the reference (no operand scan).
+#include <algorithm>
+
+#include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/algo/operand_reader.hpp"
+#include "conv_bwd/algo/packing.hpp"
+#include "conv_bwd/algo/shifted_geometry.hpp"
+#include "conv_bwd/algo/weight_partials.hpp"
+#include "conv_bwd/parallel.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+// Visits [z0, z0 + len) of a box with rows of `wp` one row segment at a time: (row, column, count, offset).
+template <typename Visit>
+void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
+  for (int64_t z = z0, end = z0 + len; z < end;) {
+    const int64_t row = z / wp, w = z % wp, count = std::min(wp - w, end - z);
+    visit(row, w, count, z - z0);
+    z += count;
+  }
+}
+
+// Copies count elements of `r`'s tensor from element index (spacing stride) to out, unrounded: an inline loop for
+// FP32 (the runs are one output row: a library call each would cost more than the copy), decode otherwise.
+void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out) {
+  const View5 &v = r.view();
+  if (v.dtype != ACL_FLOAT) {
+    r.decode(index, stride, count, out);
+    return;
+  }
+  const float *src = static_cast<const float *>(v.data) + index;
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) out[i] = src[i];
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = src[i * stride];
+  }
+}
+
+struct Block {
+  int64_t g, n, c0, channels, q0, kc;
+  bool first;
+};
+
+class ShiftedWeightGemm {
+ public:
+  ShiftedWeightGemm(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const Rounding &rounding)
+      : c_(c),
+        uk_(uk),
+        geo_(c),
+        x_(c.x, rounding),
+        dy_(c.y, rounding),
+        kk_(c.kernel_numel()),
+        m_(c.cy_per_group),
+        lda_(b.kc),
+        window_(b.kc + geo_.max_shift) {}
+
+  // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
+  void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    const int64_t kcp = round_up(blk.kc, uk_.lanes);
+    float *a = scratch, *windows = scratch + round_up(m_, uk_.mr) * lda_;
+    pack_dy(blk, kcp, a);
+    for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
+    // Blocks of 8·MR dy rows stay in L2 while the columns pass.
+    const int64_t mc = 8 * static_cast<int64_t>(uk_.mr), cols = blk.channels * kk_;
+    for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+      for (int64_t j = 0; j < cols; j += uk_.nr) {
+        const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
+        const float *rows[kMaxNtNr];
+        for (int r = 0; r < uk_.nr; ++r) {
+          const int64_t col = j + std::min(r, nn - 1);
+          rows[r] = windows + (col / kk_) * window_ + geo_.shift(c_, col % kk_);
+        }
+        for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
+          uk_.run(kcp, a + i * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+        }
+      }
+    }
+  }
+
+ private:
+  // dy rows of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros.
+  void pack_dy(const Block &blk, int64_t kcp, float *a) const {
+    const View5 &v = dy_.view();
+    const int64_t oh_n = c_.y_size[1], ow_n = c_.y_size[2];
+    for (int64_t r = 0; r < round_up(m_, uk_.mr); ++r) {
+      float *row = a + r * lda_;
+      std::fill(row, row + kcp, 0.0f);
+      if (r >= m_) continue;
+      const int64_t channel = blk.g * m_ + r;
+      for_each_row_segment(blk.q0, blk.kc, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+        const int64_t od = box_row / geo_.hp, oh = box_row % geo_.hp;
+        if (oh >= oh_n || w >= ow_n) return;
+        copy_run(dy_, v.index(blk.n, channel, od, oh, w), v.strides[4], std::min(count, ow_n - w), row + at);
+      });
+      dy_.finish(row, kcp);
+    }
+  }
+
+  // x channel c0 + ch's padded box over [q0, q0 + kcp + max_shift): what every tap's row of the block reads.
+  void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win) const {
+    const View5 &v = x_.view();
+    const int64_t len = kcp + geo_.max_shift, channel = blk.g * c_.cx_per_group + blk.c0 + ch;
+    const int64_t xd_n = c_.x_size[0], xh_n = c_.x_size[1], xw_n = c_.x_size[2];
+    std::fill(win, win + len, 0.0f);
+    for_each_row_segment(blk.q0, len, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+      const int64_t zd = box_row / geo_.hp, zh = box_row % geo_.hp;
+      const int64_t xd = zd - c_.pad_begin[0], xh = zh - c_.pad_begin[1];
+      if (zd >= geo_.dp || xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) return;
+      const int64_t lo = std::max(w, c_.pad_begin[2]), hi = std::min(w + count, c_.pad_begin[2] + xw_n);
+      if (lo >= hi) return;
+      copy_run(x_, v.index(blk.n, channel, xd, xh, lo - c_.pad_begin[2]), v.strides[4], hi - lo, win + at + (lo - w));
+    });
+    x_.finish(win, len);
+  }
+
+  const Canonical &c_;
+  const GemmNtUkernel &uk_;
+  const ShiftedGeometry geo_;
+  const OperandReader x_, dy_;
+  const int64_t kk_, m_, lda_, window_;
+};
+
+}  // namespace
+
+bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+                         const Rounding &rounding, const View5 &grad_weight) {
+  const ShiftedWeightGemm gemm(c, uk, b, rounding);
+  const ShiftedGeometry geo(c);
+  const int64_t n_cols = c.cx_per_group * c.kernel_numel();
+  const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
+  const int64_t cpi = b.channels_per_item, chunks = (c.cx_per_group + cpi - 1) / cpi;
+  parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
+    float *scratch = s.base + slot * s.slot_stride;
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
+      Block blk;
+      blk.g = g;
+      blk.c0 = chunk * cpi;
+      blk.channels = std::min(cpi, c.cx_per_group - blk.c0);
+      float *acc = weight_partial(c, s, part, g) + blk.c0 * c.kernel_numel();
+      const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
+      for (int64_t kb = first; kb < last; ++kb) {
+        blk.n = kb / blocks_per_sample;
+        blk.q0 = (kb % blocks_per_sample) * b.kc;
+        blk.kc = std::min(b.kc, geo.q_len - blk.q0);
+        blk.first = kb == first;
+        gemm.run(blk, scratch, acc, n_cols);
+      }
+    }
+  });
+  return store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
