@@ -207,6 +207,7 @@ std::string describe_plan(const Plan &plan) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
     if (is_gemm(o.algorithm)) {
       s += std::string(":") + (o.blocking.nt ? plan.kernels.nt->name : plan.kernels.nn->name);
+      if (o.blocking.shifted) s += "+shifted";
     }
     return s;
   };

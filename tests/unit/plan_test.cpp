@@ -70,17 +70,22 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
 }
 
 TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
-  // Flipped problem: M = Cx_g 2 (4 with the kernel's MR), K = Cy_g·taps 18, 56 positions in one tile.
-  // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: B 56·256 + C 2·56 + tmp 256
-  // = 14704 floats.
+  // Flipped problem: M = Cx_g 2 (4 with the kernel's MR), K = Cy_g·taps 18, in the shifted layout: dy's padded box
+  // 9 × 9 (7 + 2 rows, 8 + 1 columns), q_len 6·9 + 8 = 62 → one tile of 64 positions, last shift 2·9 + 1 = 19.
+  // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: B 64·256 + C 2·64 + tmp 256
+  // + windows 3·(64 + 19) = 17017 floats.
   PlanContext ctx = context(Isa::kScalar, 1);
   ctx.disabled = ",gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  EXPECT_TRUE(p.grad_input.blocking.shifted);
+  EXPECT_EQ(p.grad_input.blocking.tile, 64);
   EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 14704);
-  EXPECT_EQ(p.bytes, 576u + 14704u * 4);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 17017);
+  EXPECT_EQ(p.bytes, 576u + 68096u);
+  // A 1×1 kernel has nothing to shift: im2col runs are plain copies there.
+  EXPECT_FALSE(plan_of("mb2_g2_ic4oc6_ih7iw8_kh1kw1_mask100", ctx).grad_input.blocking.shifted);
 }
 
 TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {

@@ -49,7 +49,8 @@ int64_t row_taps(const GatherSpec &spec, int64_t pd, int64_t ph, std::vector<Tap
   for (int64_t i = 0; i < nd; ++i) {
     for (int64_t j = 0; j < nh; ++j) {
       const Tap &td = (*scratch_d)[i], &th = (*scratch_h)[j];
-      (*out)[n++] = {(td.k * spec.kernel[1] + th.k) * spec.kernel[2], (td.q * spec.in_size[1] + th.q) * spec.in_size[2]};
+      (*out)[n++] = {(td.k * spec.kernel[1] + th.k) * spec.kernel[2],
+                     (td.q * spec.in_size[1] + th.q) * spec.in_size[2]};
     }
   }
   return n;

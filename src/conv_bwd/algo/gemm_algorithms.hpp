@@ -49,6 +49,7 @@ struct GemmBlocking {
   int64_t shared_floats = 0;      // one area all items share (gemm_weight's partial sums)
   int64_t k_parts = 1;            // gemm_weight: fixed number of partial sums over K (never the thread count)
   bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
+  bool shifted = false;           // gemm_forward: the shifted layout (stride 1, several taps) instead of im2col
   int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item

@@ -127,18 +127,23 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
 
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
+  const ShiftedGeometry geo(c);
   GemmBlocking b;
   const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
-  // Slot: B panels, C tile, tmp; it also holds MR weight rows (and as many tap rows) while the weight is packed.
+  b.shifted = unit_stride(c) && c.kernel_numel() > 1;
+  const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
+  // Slot: B panels, C tile, tmp, and in the shifted layout one window per x channel; it also holds MR weight rows
+  // (and as many tap rows) while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
-    return std::max(tile * kGemmKc + m * tile + std::max(kGemmKc, tile), 2 * uk.mr * k_total);
+    const int64_t windows = b.shifted ? c.cx_per_group * (tile + geo.max_shift) : 0;
+    return std::max(tile * kGemmKc + m * tile + std::max(kGemmKc, tile) + windows, 2 * uk.mr * k_total);
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
-  const int64_t panels = ceil_div_pos(y_plane(c), uk.nr);
+  const int64_t panels = ceil_div_pos(positions, uk.nr);
   b.tile =
       uk.nr * best_chunk(c.batch * c.groups, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of), threads, 1.0);
-  b.items = c.batch * c.groups * ceil_div_pos(y_plane(c), b.tile);
+  b.items = c.batch * c.groups * ceil_div_pos(positions, b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
   b.flops = gemm_flops(c);

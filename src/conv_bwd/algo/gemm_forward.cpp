@@ -4,6 +4,9 @@
 //   flipped (stride-1 gradInput of a convolution): x := gradOutput, output dx, weight rows wᵀ with the taps
 //   reversed, and begin pads (k−1)·dil − pb: dx[c, p] = Σ_{cy, κ'} w[cy, c, K−1−κ'] · dy[cy, p − pb' + κ'·dil].
 // The weight is rounded and packed once into the shared area, in panels every tile uses as they are.
+// Stride 1 with more than one tap (every flipped call): the shifted layout (shifted_geometry.hpp) with y positions
+// in q-space; each tile rounds and copies the windows of x's padded boxes once, and a B panel row of tap κ is a
+// plain copy from window + shift(κ), not an im2col run with bounds. Junk positions are computed, never stored.
 #include <algorithm>
 #include <atomic>
 
@@ -12,6 +15,7 @@
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
@@ -83,36 +87,104 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, co
 
 }  // namespace
 
+namespace {
+
+// One tile of positions of one sample and group: the C buffer, the windows and B panels of a slot.
+struct ForwardTile {
+  int64_t n, g, p0, nt;
+};
+
+class ForwardGemm {
+ public:
+  ForwardGemm(const Canonical &f, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+              const Rounding &rounding, const View5 &out)
+      : f_(f),
+        uk_(uk),
+        b_(b),
+        s_(s),
+        rounding_(rounding),
+        out_(out),
+        x_(f.x, rounding),
+        geo_(f),
+        kk_(f.kernel_numel()),
+        m_(f.cy_per_group),
+        k_total_(f.cx_per_group * kk_),
+        mp_(round_up(m_, uk.mr)),
+        window_(b.tile + geo_.max_shift) {}
+
+  // Positions of one sample's output: its plane, or its q-space in the shifted layout.
+  int64_t positions() const { return b_.shifted ? geo_.q_len : f_.y_size[0] * f_.y_size[1] * f_.y_size[2]; }
+
+  void run(const ForwardTile &t, int slot) const {
+    float *b_pack = s_.base + slot * s_.slot_stride;
+    float *cbuf = b_pack + b_.tile * kGemmKc;
+    float *tmp = cbuf + m_ * b_.tile;
+    float *windows = tmp + std::max(kGemmKc, b_.tile);
+    if (b_.shifted) {
+      for (int64_t ch = 0; ch < f_.cx_per_group; ++ch) {
+        pack_box_window(f_, geo_, x_, t.n, t.g * f_.cx_per_group + ch, t.p0, window_, windows + ch * window_);
+      }
+    }
+    const float *a_group = s_.shared + t.g * mp_ * k_total_;
+    for (int64_t k0 = 0; k0 < k_total_; k0 += kGemmKc) {
+      const int64_t kc = std::min(kGemmKc, k_total_ - k0);
+      pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
+        const int64_t j = k0 + k;
+        if (b_.shifted) return windows + (j / kk_) * window_ + geo_.shift(f_, j % kk_);
+        im2col_run(f_, x_, t.n, t.g * f_.cx_per_group + j / kk_, j % kk_, t.p0, t.nt, out);
+        return out;
+      });
+      run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, cbuf, b_.tile, k0 > 0);
+    }
+    store(t, cbuf);
+  }
+
+ private:
+  void store(const ForwardTile &t, const float *cbuf) const {
+    for (int64_t r = 0; r < m_; ++r) {
+      const int64_t channel = t.g * m_ + r;
+      const float *row = cbuf + r * b_.tile;
+      if (!b_.shifted) {
+        store_run(out_, t.n, channel, t.p0, t.nt, row, ResultKind::kGradInput, rounding_);
+        continue;
+      }
+      const int64_t oh_n = f_.y_size[1], ow_n = f_.y_size[2];
+      for_each_row_segment(t.p0, t.nt, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+        const int64_t od = box_row / geo_.hp, oh = box_row % geo_.hp;
+        if (oh >= oh_n || w >= ow_n) return;
+        store_run(out_, t.n, channel, (od * oh_n + oh) * ow_n + w, std::min(count, ow_n - w), row + at,
+                  ResultKind::kGradInput, rounding_);
+      });
+    }
+  }
+
+  const Canonical &f_;
+  const GemmUkernel &uk_;
+  const GemmBlocking &b_;
+  const GemmScratch &s_;
+  const Rounding &rounding_;
+  const View5 &out_;
+  const OperandReader x_;
+  const ShiftedGeometry geo_;
+  const int64_t kk_, m_, k_total_, mp_, window_;
+};
+
+}  // namespace
+
 bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                   const Rounding &rounding, const View5 &grad_input) {
   const Canonical f = flipped ? flipped_problem(c) : c;
-  const OperandReader x(f.x, rounding);
-  const int64_t kk = f.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, nt_max = b.tile;
-  const int64_t y_plane = f.y_size[0] * f.y_size[1] * f.y_size[2];
-  const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
-  const int64_t mp = round_up(m, uk.mr);
+  const ForwardGemm gemm(f, uk, b, s, rounding, grad_input);
+  const int64_t tiles = (gemm.positions() + b.tile - 1) / b.tile;
   const bool finite = pack_weight_panels(c, f, flipped, uk, rounding, s);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
-    float *b_pack = s.base + slot * s.slot_stride;
-    float *cbuf = b_pack + nt_max * kGemmKc;
-    float *tmp = cbuf + m * nt_max;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t t = item % tiles, g = (item / tiles) % f.groups, n = item / (tiles * f.groups);
-      const int64_t p0 = t * nt_max, nt = std::min(nt_max, y_plane - p0);
-      const float *a_group = s.shared + g * mp * k_total;
-      for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
-        const int64_t kc = std::min(kGemmKc, k_total - k0);
-        const float *a_pack = a_group + k0 * mp;
-        pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
-          const int64_t j = k0 + k;
-          im2col_run(f, x, n, g * f.cx_per_group + j / kk, j % kk, p0, nt, out);
-          return out;
-        });
-        run_tiles(uk, m, nt, kc, a_pack, b_pack, cbuf, nt_max, k0 > 0);
-      }
-      for (int64_t r = 0; r < m; ++r) {
-        store_run(grad_input, n, g * m + r, p0, nt, cbuf + r * nt_max, ResultKind::kGradInput, rounding);
-      }
+      ForwardTile t;
+      t.n = item / (tiles * f.groups);
+      t.g = (item / tiles) % f.groups;
+      t.p0 = (item % tiles) * b.tile;
+      t.nt = std::min(b.tile, gemm.positions() - t.p0);
+      gemm.run(t, slot);
     }
   });
   return finite;

@@ -9,41 +9,14 @@
 #include <algorithm>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
-#include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/algo/packing.hpp"
-#include "conv_bwd/algo/shifted_geometry.hpp"
+#include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
-
-// Visits [z0, z0 + len) of a box with rows of `wp` one row segment at a time: (row, column, count, offset).
-template <typename Visit>
-void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
-  for (int64_t z = z0, end = z0 + len; z < end;) {
-    const int64_t row = z / wp, w = z % wp, count = std::min(wp - w, end - z);
-    visit(row, w, count, z - z0);
-    z += count;
-  }
-}
-
-// Copies count elements of `r`'s tensor from element index (spacing stride) to out, unrounded: an inline loop for
-// FP32 (the runs are one output row: a library call each would cost more than the copy), decode otherwise.
-void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out) {
-  const View5 &v = r.view();
-  if (v.dtype != ACL_FLOAT) {
-    r.decode(index, stride, count, out);
-    return;
-  }
-  const float *src = static_cast<const float *>(v.data) + index;
-  if (stride == 1) {
-    for (int64_t i = 0; i < count; ++i) out[i] = src[i];
-  } else {
-    for (int64_t i = 0; i < count; ++i) out[i] = src[i * stride];
-  }
-}
 
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
@@ -108,19 +81,7 @@ class ShiftedWeightGemm {
 
   // x channel c0 + ch's padded box over [q0, q0 + kcp + max_shift): what every tap's row of the block reads.
   void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win) const {
-    const View5 &v = x_.view();
-    const int64_t len = kcp + geo_.max_shift, channel = blk.g * c_.cx_per_group + blk.c0 + ch;
-    const int64_t xd_n = c_.x_size[0], xh_n = c_.x_size[1], xw_n = c_.x_size[2];
-    std::fill(win, win + len, 0.0f);
-    for_each_row_segment(blk.q0, len, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-      const int64_t zd = box_row / geo_.hp, zh = box_row % geo_.hp;
-      const int64_t xd = zd - c_.pad_begin[0], xh = zh - c_.pad_begin[1];
-      if (zd >= geo_.dp || xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) return;
-      const int64_t lo = std::max(w, c_.pad_begin[2]), hi = std::min(w + count, c_.pad_begin[2] + xw_n);
-      if (lo >= hi) return;
-      copy_run(x_, v.index(blk.n, channel, xd, xh, lo - c_.pad_begin[2]), v.strides[4], hi - lo, win + at + (lo - w));
-    });
-    x_.finish(win, len);
+    pack_box_window(c_, geo_, x_, blk.n, blk.g * c_.cx_per_group + blk.c0 + ch, blk.q0, kcp + geo_.max_shift, win);
   }
 
   const Canonical &c_;

@@ -33,20 +33,28 @@ void add_to_lanes(const float *v, int64_t n, double lanes[kLanes], int *next) {
 
 void sum_grad_bias(const View5 &go, const Rounding &rounding, float *sums) {
   const int64_t channels = go.shape[1];
+  // A dense plane is one run (the lanes continue across rows either way, so the bits are the same); FP32 runs with
+  // unit spacing are read in place.
+  const bool dense = go.dense_from(2);
+  const int64_t run = dense ? go.spatial_numel() : go.shape[4];
+  const bool in_place = go.dtype == ACL_FLOAT && go.strides[4] == 1;
   parallel_for(channels, go.shape[0] * go.spatial_numel(), [&](int64_t begin, int64_t end) {
     float buf[kChunk];
     for (int64_t c = begin; c < end; ++c) {
       double lanes[kLanes] = {};
       int next = 0;
       for (int64_t n = 0; n < go.shape[0]; ++n) {
-        for (int64_t d = 0; d < go.shape[2]; ++d) {
-          for (int64_t h = 0; h < go.shape[3]; ++h) {
-            const int64_t at = go.index(n, c, d, h, 0);
-            for (int64_t w0 = 0; w0 < go.shape[4]; w0 += kChunk) {
-              const int64_t len = std::min(kChunk, go.shape[4] - w0);
+        for (int64_t row = 0; row < go.spatial_numel() / run; ++row) {
+          const int64_t at = dense ? go.index(n, c, 0, 0, 0) : go.index(n, c, row / go.shape[3], row % go.shape[3], 0);
+          for (int64_t w0 = 0; w0 < run; w0 += kChunk) {
+            const int64_t len = std::min(kChunk, run - w0);
+            const float *v = buf;
+            if (in_place) {
+              v = static_cast<const float *>(go.data) + at + w0;
+            } else {
               decode_run(go, at + w0 * go.strides[4], go.strides[4], len, buf);
-              add_to_lanes(buf, len, lanes, &next);
             }
+            add_to_lanes(v, len, lanes, &next);
           }
         }
       }

@@ -69,8 +69,8 @@ void grad_weight(const Canonical &c, const float *x, const float *dy, const Roun
           }
         }
       }
-      store_value(grad_weight.data, grad_weight.dtype, grad_weight.index(cy, cx, kd, kh, kw),
-                  rounding.grad_weight(sum), rounding.fp8_overflow());
+      store_value(grad_weight.data, grad_weight.dtype, grad_weight.index(cy, cx, kd, kh, kw), rounding.grad_weight(sum),
+                  rounding.fp8_overflow());
     }
   });
 }

@@ -36,16 +36,21 @@ void store_values(const View5 &out, int64_t at, int64_t stride, const float *v, 
 void store_run(const View5 &out, int64_t a, int64_t b, int64_t j0, int64_t count, const float *values, ResultKind kind,
                const Rounding &rounding) {
   const int first = b >= 0 ? 2 : 1;
+  const bool dense = out.dense_from(first);
   int64_t idx[5] = {a, b >= 0 ? b : 0, 0, 0, 0};
-  int64_t rest = j0;
-  for (int d = 4; d >= first; --d) {
-    idx[d] = rest % out.shape[d];
-    rest /= out.shape[d];
+  if (dense) {
+    // One strided run: no index walk (the shifted layouts store one output row per call).
+    idx[4] = j0;
+  } else {
+    int64_t rest = j0;
+    for (int d = 4; d >= first; --d) {
+      idx[d] = rest % out.shape[d];
+      rest /= out.shape[d];
+    }
   }
   const bool round = kind == ResultKind::kGradInput && !rounding.grad_input_is_identity();
   float tmp[kChunk];
   int64_t done = 0;
-  const bool dense = out.dense_from(first);
   while (done < count) {
     const int64_t len = dense ? count : std::min(count - done, out.shape[4] - idx[4]);
     const int64_t at = out.index(idx[0], idx[1], idx[2], idx[3], idx[4]);

@@ -1,0 +1,37 @@
+#include "conv_bwd/algo/shifted_windows.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out) {
+  const View5 &v = r.view();
+  if (v.dtype != ACL_FLOAT) {
+    r.decode(index, stride, count, out);
+    return;
+  }
+  const float *src = static_cast<const float *>(v.data) + index;
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) out[i] = src[i];
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = src[i * stride];
+  }
+}
+
+void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n, int64_t channel,
+                     int64_t z0, int64_t len, float *win) {
+  const View5 &v = x.view();
+  const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
+  std::fill(win, win + len, 0.0f);
+  for_each_row_segment(z0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+    const int64_t zd = box_row / geo.hp, zh = box_row % geo.hp;
+    const int64_t xd = zd - c.pad_begin[0], xh = zh - c.pad_begin[1];
+    if (zd >= geo.dp || xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) return;
+    const int64_t lo = std::max(w, c.pad_begin[2]), hi = std::min(w + count, c.pad_begin[2] + xw_n);
+    if (lo >= hi) return;
+    copy_run(x, v.index(n, channel, xd, xh, lo - c.pad_begin[2]), v.strides[4], hi - lo, win + at + (lo - w));
+  });
+  x.finish(win, len);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

@@ -1,0 +1,34 @@
+// Packing for the shifted layout (shifted_geometry.hpp): windows of a channel's padded box, and the walk over
+// box rows that both the windows and the q-space runs of y use.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "conv_bwd/algo/operand_reader.hpp"
+#include "conv_bwd/algo/shifted_geometry.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+// Visits [z0, z0 + len) of a box with rows of `wp` one row segment at a time: (row, column, count, offset).
+template <typename Visit>
+void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
+  for (int64_t z = z0, end = z0 + len; z < end;) {
+    const int64_t row = z / wp, w = z % wp, count = std::min(wp - w, end - z);
+    visit(row, w, count, z - z0);
+    z += count;
+  }
+}
+
+// Copies count elements of r's tensor from element index (spacing stride) to out, unrounded: an inline loop for
+// FP32 (runs are one row: a library call each would cost more than the copy), decode otherwise.
+void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out);
+
+// win[0 .. len) = the padded box of x channel `channel` of sample n over box positions [z0, z0 + len), rounded
+// (zeros in the padding and past the box). x's begin pads are c's; the box is geo's.
+void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n, int64_t channel,
+                     int64_t z0, int64_t len, float *win);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
