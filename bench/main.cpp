@@ -17,8 +17,13 @@ namespace {
 using namespace aclnn_cpu::bench;
 
 std::vector<Layer> selected_layers(const Options &o) {
+  std::vector<Layer> all;
+  for (const std::string &suite : o.suites) {
+    const std::vector<Layer> part = suite == "hard" ? hard_suite(o.mb) : model_suite(o.mb);
+    all.insert(all.end(), part.begin(), part.end());
+  }
   std::vector<Layer> layers;
-  for (const Layer &l : model_suite(o.mb)) {
+  for (const Layer &l : all) {
     bool keep = o.cases.empty();
     for (const std::string &pattern : o.cases) keep = keep || l.name.find(pattern) != std::string::npos;
     if (keep) layers.push_back(l);
@@ -72,7 +77,8 @@ int main(int argc, char **argv) {
   }
 
   aclrtStream stream = nullptr;
-  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+      aclrtCreateStream(&stream) != ACL_SUCCESS) {
     std::fprintf(stderr, "runtime set-up failed: %s\n", aclGetRecentErrMsg());
     return 1;
   }

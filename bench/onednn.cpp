@@ -3,10 +3,9 @@
 #include <omp.h>
 
 #include <cstring>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <utility>
 #include <vector>
-
-#include <oneapi/dnnl/dnnl.hpp>
 
 namespace aclnn_cpu {
 namespace bench {
@@ -109,8 +108,8 @@ Prims make_prims(dnnl::algorithm alg, const Geometry &g, const dnnl::engine &eng
   typename Fwd::desc fwd(dnnl::prop_kind::forward_training, alg, any(g.x, g.data), any(g.w, g.data), bias,
                          any(g.dy, g.data), g.strides, g.dilates, g.pad_l, g.pad_r);
   typename Fwd::primitive_desc fwd_pd(fwd, eng);
-  typename BwdData::desc data(alg, any(g.x, g.data), any(g.w, g.data), any(g.dy, g.data), g.strides, g.dilates,
-                              g.pad_l, g.pad_r);
+  typename BwdData::desc data(alg, any(g.x, g.data), any(g.w, g.data), any(g.dy, g.data), g.strides, g.dilates, g.pad_l,
+                              g.pad_r);
   typename BwdData::primitive_desc data_pd(data, eng, fwd_pd);
   typename BwdWeights::desc weights(alg, any(g.x, g.data), any(g.w, g.wgrad), bias, any(g.dy, g.data), g.strides,
                                     g.dilates, g.pad_l, g.pad_r);
@@ -197,17 +196,19 @@ bool OnednnConv::setup(const Layer &layer, Precision p, const HostInputs &inputs
     s->geo = geometry(layer, data);
     s->geo.wgrad = wgrad;
     try {
-      s->prims = layer.transposed
-                     ? make_prims<dnnl::deconvolution_forward, dnnl::deconvolution_backward_data,
-                                  dnnl::deconvolution_backward_weights>(dnnl::algorithm::deconvolution_direct,
-                                                                        s->geo, s->engine)
-                     : make_prims<dnnl::convolution_forward, dnnl::convolution_backward_data,
-                                  dnnl::convolution_backward_weights>(dnnl::algorithm::convolution_direct, s->geo,
-                                                                      s->engine);
+      s->prims = layer.transposed ? make_prims<dnnl::deconvolution_forward, dnnl::deconvolution_backward_data,
+                                               dnnl::deconvolution_backward_weights>(
+                                        dnnl::algorithm::deconvolution_direct, s->geo, s->engine)
+                                  : make_prims<dnnl::convolution_forward, dnnl::convolution_backward_data,
+                                               dnnl::convolution_backward_weights>(dnnl::algorithm::convolution_direct,
+                                                                                   s->geo, s->engine);
       made = true;
       break;
     } catch (const dnnl::error &e) {
-      *why = std::string("no ") + (data == Dt::f32 ? "f32" : data == Dt::bf16 ? "bf16" : "f16") +
+      *why = std::string("no ") +
+             (data == Dt::f32    ? "f32"
+              : data == Dt::bf16 ? "bf16"
+                                 : "f16") +
              " implementation on ISA " + onednn_isa() + " (" + e.what() + ")";
     }
   }
@@ -226,8 +227,7 @@ bool OnednnConv::setup(const Layer &layer, Precision p, const HostInputs &inputs
   s->dy_weights = s->dy_shared ? s->dy_data : stage(dy, s->prims.dy_weights, s->engine, true);
   s->dx = stage(memory(strided(g.x, data, identity(g.x.size())), s->engine), s->prims.dx, s->engine, false);
   s->dw = stage(memory(strided(g.w, g.wgrad, g.w_order), s->engine), s->prims.dw, s->engine, false);
-  s->db = stage(memory(memory::desc(g.bias, g.wgrad, memory::format_tag::a), s->engine), s->prims.db, s->engine,
-                false);
+  s->db = stage(memory(memory::desc(g.bias, g.wgrad, memory::format_tag::a), s->engine), s->prims.db, s->engine, false);
   state_ = std::move(s);
   return true;
 }
@@ -244,9 +244,8 @@ void OnednnConv::run() {
   if (!s.dy_shared) in(s.dy_weights);
   in(s.w);
   in(s.x);
-  s.prims.bwd_data.execute(s.stream, {{DNNL_ARG_DIFF_DST, s.dy_data.inner},
-                                      {DNNL_ARG_WEIGHTS, s.w.inner},
-                                      {DNNL_ARG_DIFF_SRC, s.dx.inner}});
+  s.prims.bwd_data.execute(
+      s.stream, {{DNNL_ARG_DIFF_DST, s.dy_data.inner}, {DNNL_ARG_WEIGHTS, s.w.inner}, {DNNL_ARG_DIFF_SRC, s.dx.inner}});
   s.prims.bwd_weights.execute(s.stream, {{DNNL_ARG_SRC, s.x.inner},
                                          {DNNL_ARG_DIFF_DST, s.dy_weights.inner},
                                          {DNNL_ARG_DIFF_WEIGHTS, s.dw.inner},

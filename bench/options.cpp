@@ -41,6 +41,14 @@ bool apply(const std::string &name, const std::string &value, Options *o, std::s
       if (!parse_int(name, t, 1, 4096, &v, error)) return false;
       o->threads.push_back(static_cast<int>(v));
     }
+  } else if (name == "suite") {
+    o->suites = split(value);
+    for (const std::string &suite : o->suites) {
+      if (suite != "dense" && suite != "hard") {
+        *error = "--suite takes dense, hard; got \"" + suite + "\"";
+        return false;
+      }
+    }
   } else if (name == "prec") {
     o->precisions.clear();
     for (const std::string &p : split(value)) {
@@ -110,6 +118,7 @@ void print_usage(const char *program) {
       "usage: %s [options]\n\n"
       "Runs the model-layer suite through aclnnConvolutionBackward (public CANN API) and through oneDNN in the\n"
       "same process, interleaved, and prints per case the median times, GFLOP/s, %% of FMA peak and the ratio.\n\n"
+      "  --suite=dense,hard model layers (dense, the default) and/or issue 5's hard shapes (hard)\n"
       "  --cases=a,b        only layers whose name contains one of these (see --list)\n"
       "  --prec=f32,hf32,bf16,f16   precision modes (default all four)\n"
       "  --threads=1,2      thread counts (default 1,2)\n"

@@ -12,16 +12,17 @@ namespace aclnn_cpu {
 namespace bench {
 
 struct Options {
-  std::vector<std::string> cases;  // substrings of layer names; empty: all
+  std::vector<std::string> cases;            // substrings of layer names; empty: all
+  std::vector<std::string> suites{"dense"};  // dense (model_suite), hard (hard_suite)
   std::vector<int> threads{1, 2};
   std::vector<Precision> precisions{Precision::kF32, Precision::kHF32, Precision::kBF16, Precision::kF16};
-  int reps = 5;             // timed (ours, oneDNN) pairs per case, after the untimed checked pair
-  int64_t mb = 1;           // --quick (default) 1, --full 8
+  int reps = 5;    // timed (ours, oneDNN) pairs per case, after the untimed checked pair
+  int64_t mb = 1;  // --quick (default) 1, --full 8
   uint32_t seed = 1;
-  std::string onednn_isa;   // cap of oneDNN's ISA; empty: its own choice
+  std::string onednn_isa;     // cap of oneDNN's ISA; empty: its own choice
   std::string peak = "avx2";  // the FMA width the "% of peak" columns assume: avx2 or avx512
-  int gap_ms = 10;          // idle time before each timed call (lets OpenMP's spinning workers go to sleep)
-  int burst = 1;            // calls per timed sample, back to back (a training loop); ms = sample / burst
+  int gap_ms = 10;            // idle time before each timed call (lets OpenMP's spinning workers go to sleep)
+  int burst = 1;              // calls per timed sample, back to back (a training loop); ms = sample / burst
   bool list = false;
   bool help = false;
 };

@@ -70,8 +70,9 @@ bool OursConv::setup(const Layer &layer, Precision p, const HostInputs &inputs, 
     return false;
   }
   if (!x_.upload(inputs.x, error) || !dy_.upload(inputs.dy, error) || !w_.upload(inputs.w, error)) return false;
-  auto int_array = [](const std::vector<int64_t> &v) { return IntArray(aclCreateIntArray(v.data(), v.size()),
-                                                                       aclDestroyIntArray); };
+  auto int_array = [](const std::vector<int64_t> &v) {
+    return IntArray(aclCreateIntArray(v.data(), v.size()), aclDestroyIntArray);
+  };
   stride_ = int_array(spatial(layer, layer.s));
   padding_ = int_array(spatial(layer, layer.p));
   dilation_ = int_array(spatial(layer, layer.d));

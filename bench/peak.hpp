@@ -8,9 +8,9 @@ namespace aclnn_cpu {
 namespace bench {
 
 struct Peak {
-  double nominal_ghz = 0;     // "cpu MHz" of /proc/cpuinfo (0 when absent)
-  double avx2_gflops = 0;     // measured 1-thread rate of independent 256-bit FMAs (0 without AVX2+FMA)
-  double avx512_gflops = 0;   // the same with 512-bit FMAs (0 without AVX-512F)
+  double nominal_ghz = 0;    // "cpu MHz" of /proc/cpuinfo (0 when absent)
+  double avx2_gflops = 0;    // measured 1-thread rate of independent 256-bit FMAs (0 without AVX2+FMA)
+  double avx512_gflops = 0;  // the same with 512-bit FMAs (0 without AVX-512F)
   // Per-core peak used for "% of peak": 2 FMA units x 8 fp32 lanes x 2 flops x clock, the clock being the
   // measured one (avx2_gflops / 32) or, when measuring is impossible, the nominal one; with width "avx512" the
   // 512-bit loop's rate.

@@ -53,11 +53,11 @@ uint16_t float_to_fp16(float f) {
   const uint32_t u = bits_of(f);
   const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
   const uint32_t a = u & 0x7fffffff;
-  if (a > 0x7f800000) return sign | 0x7e00;       // NaN
-  if (a >= 0x477ff000) return sign | 0x7c00;      // rounds to 65536 or beyond: infinity
-  if (a < 0x38800000) {                           // below 2^-14: FP16 subnormal, a multiple of 2^-24
+  if (a > 0x7f800000) return sign | 0x7e00;                          // NaN
+  if (a >= 0x477ff000) return sign | 0x7c00;                         // rounds to 65536 or beyond: infinity
+  if (a < 0x38800000) {                                              // below 2^-14: FP16 subnormal, a multiple of 2^-24
     const float scaled = std::nearbyint(float_of(a) * 16777216.0f);  // default rounding: to nearest even
-    return sign | static_cast<uint16_t>(scaled);  // 1024 becomes the smallest normal, as it should
+    return sign | static_cast<uint16_t>(scaled);                     // 1024 becomes the smallest normal, as it should
   }
   const uint32_t mantissa = a & 0x7fffff;
   uint32_t h = ((((a >> 23) - 127 + 15) << 10) | (mantissa >> 13));

@@ -15,8 +15,8 @@ namespace bench {
 enum class Precision { kF32, kHF32, kBF16, kF16 };
 
 struct PrecisionInfo {
-  const char *name;      // as printed and as given to --prec
-  aclDataType dtype;     // every tensor of the call (outputs match inputs)
+  const char *name;   // as printed and as given to --prec
+  aclDataType dtype;  // every tensor of the call (outputs match inputs)
   int8_t cube_math_type;
   size_t element_bytes;
 };

@@ -53,13 +53,13 @@ std::string precisions(const std::vector<Precision> &v) {
 }  // namespace
 
 void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &layers) {
-  std::printf("aclnn-cpu %s aclnnConvolutionBackward vs oneDNN %s (ISA %s%s), %s, %u CPUs\n",
-              aclnnCpuGetVersion(), onednn_version().c_str(), onednn_isa().c_str(),
-              o.onednn_isa.empty() ? "" : ", capped by --onednn-isa", cpu_model().c_str(),
-              std::thread::hardware_concurrency());
-  std::printf("peak: 256-bit FMA loop %.1f GFLOP/s per thread (= 2 FMA x 8 lanes x 2 flops x %.2f GHz); "
-              "/proc/cpuinfo %.2f GHz (%.1f GFLOP/s)",
-              peak.avx2_gflops, peak.avx2_gflops / 32, peak.nominal_ghz, 32 * peak.nominal_ghz);
+  std::printf("aclnn-cpu %s aclnnConvolutionBackward vs oneDNN %s (ISA %s%s), %s, %u CPUs\n", aclnnCpuGetVersion(),
+              onednn_version().c_str(), onednn_isa().c_str(), o.onednn_isa.empty() ? "" : ", capped by --onednn-isa",
+              cpu_model().c_str(), std::thread::hardware_concurrency());
+  std::printf(
+      "peak: 256-bit FMA loop %.1f GFLOP/s per thread (= 2 FMA x 8 lanes x 2 flops x %.2f GHz); "
+      "/proc/cpuinfo %.2f GHz (%.1f GFLOP/s)",
+      peak.avx2_gflops, peak.avx2_gflops / 32, peak.nominal_ghz, 32 * peak.nominal_ghz);
   if (peak.avx512_gflops > 0) std::printf("; 512-bit FMA loop %.1f GFLOP/s", peak.avx512_gflops);
   std::printf("\n      %%pk = GFLOP/s / (threads x %.1f), the %s peak (--peak)\n", peak.per_core_gflops,
               peak.per_core_gflops == peak.avx512_gflops ? "AVX-512 FMA" : "AVX2+FMA");
@@ -92,8 +92,8 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
 }
 
 void print_table_head() {
-  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s %6s  %s\n", "layer", "prec", "cmt", "thr",
-              "ours_ms", "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "spread", "dnn_dtype");
+  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s %6s  %s\n", "layer", "prec", "cmt", "thr", "ours_ms",
+              "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "spread", "dnn_dtype");
 }
 
 void print_row(const CaseResult &r, const Peak &peak) {

@@ -16,17 +16,17 @@ struct CaseResult {
   Layer layer;
   Precision precision = Precision::kF32;
   int threads = 1;
-  std::string error;        // non-empty: our call failed, no numbers
-  double ours_ms = 0;       // median of the timed calls
-  bool onednn = false;      // oneDNN has an implementation in this dtype
-  std::string onednn_dtype; // what it computes in ("f32", "bf16", "bf16/w:f32"), or why not
+  std::string error;         // non-empty: our call failed, no numbers
+  double ours_ms = 0;        // median of the timed calls
+  bool onednn = false;       // oneDNN has an implementation in this dtype
+  std::string onednn_dtype;  // what it computes in ("f32", "bf16", "bf16/w:f32"), or why not
   std::string onednn_impl;
   double onednn_ms = 0;
-  double ratio = 0;         // median over the pairs of ours / oneDNN
-  double spread = 0;        // worst of both sides' interquartile range / median: high means the machine was busy
-  double max_rel = 0;       // ours against oneDNN (in FP32 on the same values when it has no such dtype)
+  double ratio = 0;    // median over the pairs of ours / oneDNN
+  double spread = 0;   // worst of both sides' interquartile range / median: high means the machine was busy
+  double max_rel = 0;  // ours against oneDNN (in FP32 on the same values when it has no such dtype)
   bool check_in_f32 = false;
-  bool mismatch = false;    // max_rel beyond what the precision mode explains
+  bool mismatch = false;  // max_rel beyond what the precision mode explains
 };
 
 // First an untimed pair (which also allocates our workspace) whose gradients are compared; then `reps` timed

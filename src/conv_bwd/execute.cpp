@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/algo/depthwise.hpp"
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/grad_input.hpp"
@@ -98,6 +99,10 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
   scratch.slot_stride = static_cast<int64_t>(plan.slot_bytes / sizeof(float));
   scratch.slots = plan.slots;
   switch (o.algorithm) {
+    case Algorithm::kDepthwiseData:
+      return depthwise_data(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_input));
+    case Algorithm::kDepthwiseWeight:
+      return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_weight));
     case Algorithm::kGemmBackwardData:
       return gemm_backward_data(c, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmFlippedForward:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "conv_bwd/algo/depthwise.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "core/config.hpp"
 #include "core/dtype.hpp"
@@ -72,12 +73,25 @@ struct Candidate {
   bool for_transposed;  // data-gradient candidates serve one kind of call only
 };
 
-std::string refusal(const Candidate &cand, const Problem &p, const PlanContext &ctx, const GemmBlocking &b) {
+std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c, const PlanContext &ctx,
+                    const GemmBlocking &b) {
   if (ctx.reference_only) return "ACLNN_CPU_ALGO=reference";
   if (ctx.disabled.find(std::string(",") + algorithm_name(cand.algorithm) + ",") != std::string::npos) {
     return "disabled by ACLNN_CPU_ALGO";
   }
-  const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted;
+  const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted ||
+                      cand.algorithm == Algorithm::kDepthwiseWeight;
+  const bool depthwise = cand.algorithm == Algorithm::kDepthwiseData || cand.algorithm == Algorithm::kDepthwiseWeight;
+  if (depthwise && c.cx_per_group != 1) {
+    return "not depthwise: " + std::to_string(c.cx_per_group) + " x channels per group (needs 1)";
+  }
+  if (depthwise && c.cy_per_group > kMaxDwMultiplier) {
+    return std::to_string(c.cy_per_group) + " y channels per group, above " + std::to_string(kMaxDwMultiplier) +
+           " (a GEMM's M)";
+  }
+  if (depthwise && c.kernel_numel() > kMaxDwTaps) {
+    return std::to_string(c.kernel_numel()) + " kernel taps, above " + std::to_string(kMaxDwTaps);
+  }
   if (!weight && cand.for_transposed != p.transposed) {
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
@@ -109,7 +123,7 @@ OutputPlan choose(const std::vector<Candidate> &list, const Problem &p, const Ca
   OutputPlan out;
   for (const Candidate &cand : list) {
     const GemmBlocking b = cand.blocking(c, uk, ctx.threads);
-    const std::string why = refusal(cand, p, ctx, b);
+    const std::string why = refusal(cand, p, c, ctx, b);
     if (why.empty()) {
       out.algorithm = cand.algorithm;
       out.blocking = b;
@@ -127,6 +141,10 @@ const char *algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::kNone:
       return "none";
+    case Algorithm::kDepthwiseData:
+      return "depthwise_data";
+    case Algorithm::kDepthwiseWeight:
+      return "depthwise_weight";
     case Algorithm::kGemmFlippedForward:
       return "gemm_flipped_forward";
     case Algorithm::kGemmBackwardData:
@@ -154,7 +172,7 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
-  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa)};
+  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa)};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
   Canonical c;
@@ -164,14 +182,16 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
-    plan.grad_input = canonical ? choose({{Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
+    plan.grad_input = canonical ? choose({{Algorithm::kDepthwiseData, depthwise_data_blocking, false},
+                                          {Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
                                          p, c, kernels, ctx)
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1]) {
-    plan.grad_weight = canonical ? choose({{Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
+    plan.grad_weight = canonical ? choose({{Algorithm::kDepthwiseWeight, depthwise_weight_blocking, false},
+                                           {Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
                                            {Algorithm::kGemmWeight, gemm_weight_blocking, false}},
                                           p, c, kernels, ctx)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
@@ -206,7 +226,10 @@ std::string describe_plan(const Plan &plan) {
   auto one = [&](const char *name, const OutputPlan &o) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
     if (is_gemm(o.algorithm)) {
-      s += std::string(":") + (o.blocking.nt ? plan.kernels.nt->name : plan.kernels.nn->name);
+      const bool dw = o.algorithm == Algorithm::kDepthwiseData || o.algorithm == Algorithm::kDepthwiseWeight;
+      s += std::string(":") + (dw              ? plan.kernels.dw->name
+                               : o.blocking.nt ? plan.kernels.nt->name
+                                               : plan.kernels.nn->name);
       if (o.blocking.shifted) s += "+shifted";
     }
     return s;

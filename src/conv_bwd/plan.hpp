@@ -19,6 +19,8 @@ namespace conv_bwd {
 
 enum class Algorithm {
   kNone,
+  kDepthwiseData,
+  kDepthwiseWeight,
   kGemmFlippedForward,
   kGemmBackwardData,
   kGemmForward,
@@ -51,7 +53,7 @@ struct OutputPlan {
 
 struct Plan {
   OutputPlan grad_input, grad_weight;
-  GemmKernels kernels{nullptr, nullptr};  // the microkernels of the plan's ISA
+  GemmKernels kernels{nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
   int slots = 1;
   StagingLayout staging;    // operands the reference outputs need, from offset 0
   uint64_t bias_at = 0;     // then gradBias's sums (one float per channel) when it is requested

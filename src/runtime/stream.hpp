@@ -2,6 +2,7 @@
 // different streams run concurrently while each keeps its order.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -57,6 +58,10 @@ class Stream {
   std::deque<Work> queue_;
   uint64_t pushed_ = 0;
   uint64_t finished_ = 0;
+  // Mirrors of pushed_ and finished_ (written under the lock) that the worker and wait() poll without it for a
+  // short while before they sleep: back-to-back small calls then never pay a futex wake-up in each direction.
+  std::atomic<uint64_t> pushed_seen_{0};
+  std::atomic<uint64_t> finished_seen_{0};
   bool stopping_ = false;
   aclError failure_ = ACL_SUCCESS;
   std::string failure_message_;

@@ -69,10 +69,9 @@ TEST_F(ConformanceApi, AtkRealisticShapesScaled) {
   EXPECT_TRUE(check(parse_case(  // 214
       "mb1_g1_ic4oc4_id1ih32iw32_kd1kh1kw1_sd1sh1sw1_pd0ph0pw0_dd1dh1dw1_dtf32_mask111_cmt3")));
   // Channel-sweep cases (0–209): 1x1, N = C = Cout, every mask, several cubeMathTypes.
-  for (const char *text : {"mb17_g1_ic17oc17_ih1iw1_kh1kw1_dtbf16_mask111_cmt3",
-                           "mb33_g1_ic33oc33_id1ih1iw1_kd1kh1kw1_dtf16_mask011_cmt2",
-                           "mb64_g1_ic64oc64_ih1iw1_kh1kw1_dtf32_mask110_cmt1",
-                           "mb9_g1_ic9oc9_id1ih1iw1_kd1kh1kw1_dtbf16_mask101_cmt0"}) {
+  for (const char *text :
+       {"mb17_g1_ic17oc17_ih1iw1_kh1kw1_dtbf16_mask111_cmt3", "mb33_g1_ic33oc33_id1ih1iw1_kd1kh1kw1_dtf16_mask011_cmt2",
+        "mb64_g1_ic64oc64_ih1iw1_kh1kw1_dtf32_mask110_cmt1", "mb9_g1_ic9oc9_id1ih1iw1_kd1kh1kw1_dtbf16_mask101_cmt0"}) {
     EXPECT_TRUE(check(parse_case(text)));
   }
 }
@@ -107,8 +106,8 @@ TEST_F(ConformanceApi, EveryDtypeCubeMathTypeAndProduct) {
   for (const char *dt : dtypes) {
     for (const char *product : products) {
       for (int cmt = 0; cmt < 4; ++cmt) {
-        const ConvCase c = parse_case(std::string("mb2_g2_ic4oc6_ih6iw5_kh3kw2_sh2sw1_ph1:0pw1_dh1dw2_dt") + dt + "_cmt" +
-                                          std::to_string(cmt) + "_" + product,
+        const ConvCase c = parse_case(std::string("mb2_g2_ic4oc6_ih6iw5_kh3kw2_sh2sw1_ph1:0pw1_dh1dw2_dt") + dt +
+                                          "_cmt" + std::to_string(cmt) + "_" + product,
                                       Data::kRandom, 12);
         bool has_bf16 = false;
         for (aclDataType t : c.desc.dtype) has_bf16 = has_bf16 || t == ACL_BF16;
@@ -128,11 +127,13 @@ TEST_F(ConformanceApi, EveryDtypeCubeMathTypeAndProduct) {
 }
 
 TEST_F(ConformanceApi, EightBitOnAscend950) {
-  EXPECT_TRUE(check(parse_case("mb2_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph0opw0"
-                               "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950",
-                               Data::kIntegers, 13)));
-  EXPECT_TRUE(check(parse_case("mb1_g1_ic2oc3_ih5iw5_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dte4m3:e4m3:e4m3:e4m3:-:-_mask100"
-                               "_cmt0_Ascend950")));
+  EXPECT_TRUE(
+      check(parse_case("mb2_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph0opw0"
+                       "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950",
+                       Data::kIntegers, 13)));
+  EXPECT_TRUE(
+      check(parse_case("mb1_g1_ic2oc3_ih5iw5_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dte4m3:e4m3:e4m3:e4m3:-:-_mask100"
+                       "_cmt0_Ascend950")));
 }
 
 TEST_F(ConformanceApi, MasksLayoutsAndEmptyTensors) {

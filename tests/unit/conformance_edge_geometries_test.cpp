@@ -62,7 +62,8 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
 // by the box's padding: non-finite values there, and at the last elements, must still give the defining sums.
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsAtRowEndsOfTheShiftedLayout) {
   const double inf = std::numeric_limits<double>::infinity();
-  for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb2_g1_ic2oc3_ih6iw7_kh2kw3_ph0pw0_dh2dw1"}) {
+  for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb2_g1_ic2oc3_ih6iw7_kh2kw3_ph0pw0_dh2dw1",
+                        "mb1_g2_ic2oc4_ih6iw6_kh3kw3_ph1pw1"}) {
     const ConvCase probe = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 24);
     CaseTensors t(probe);
     const int64_t iw = probe.desc.in[2];

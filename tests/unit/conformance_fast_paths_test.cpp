@@ -39,6 +39,12 @@ const char *const kGeometries[] = {
     // gradWeight with shifted rows: a window of 256 + 200 floats limits an item to 143 of the 150 x channels (a
     // 7-channel remainder item); 4 dy rows (one MR tile of the AVX-512 kernel, a remainder of the AVX2 one).
     "mb1_g1_ic150oc4_iw1000_kw3_pw0_dw100",
+    // depthwise (one x channel per group), by rows: strides 2×3 with dilation and uneven pads; stride > kernel with
+    // padding ≥ kernel; and in the shifted layout (stride 1): 1-D with multiplier 3, 3-D.
+    "mb2_g6_ic6oc6_ih13iw11_kh3kw3_sh2sw3_ph2:1pw3_dh1dw2",
+    "mb2_g5_ic5oc10_ih9iw9_kh2kw2_sh3sw3_ph2pw2",
+    "mb1_g4_ic4oc12_iw200_kw5_pw2",
+    "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -63,7 +69,8 @@ TEST(ConformanceFastPaths, EveryMaskAlone) {
 }
 
 TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
-  for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9]}) {
+  for (const char *g :
+       {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9], kGeometries[13], kGeometries[16]}) {
     ConvCase c = parse_case(std::string(g) + "_dtf32_cmt1", Data::kRandom, 14);
     const int rank = c.desc.spatial_rank + 2;
     std::vector<int> channels_last(rank);
@@ -87,7 +94,8 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 };
 
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
-  for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10]}) {
+  for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10],
+                        kGeometries[13], kGeometries[15]}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

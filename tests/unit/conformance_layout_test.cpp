@@ -18,9 +18,9 @@ std::vector<Layout> layouts_for_rank(int rank) {
 }
 
 TEST(ConformanceLayout, EachTensorAloneAndAllTogether) {
-  const char *geometries[] = {"mb2_g2_ic4oc6_ih6iw5_kh3kw2_sh2sw1_ph1:0pw1_dh1dw2_dtf16_cmt0",
-                              "mb2_g1_ic3oc2_iw7_kw3_sw2_pw1_dw1_tr1_opw1",
-                              "mb1_g2_ic2oc4_id3ih4iw3_kd2kh2kw2_sd1sh2sw1_pd1ph0pw1_dd1dh1dw1_dtbf16:bf16:bf16:f32:f32:bf16"};
+  const char *geometries[] = {
+      "mb2_g2_ic4oc6_ih6iw5_kh3kw2_sh2sw1_ph1:0pw1_dh1dw2_dtf16_cmt0", "mb2_g1_ic3oc2_iw7_kw3_sw2_pw1_dw1_tr1_opw1",
+      "mb1_g2_ic2oc4_id3ih4iw3_kd2kh2kw2_sd1sh2sw1_pd1ph0pw1_dd1dh1dw1_dtbf16:bf16:bf16:f32:f32:bf16"};
   for (const char *geometry : geometries) {
     const ConvCase base = parse_case(geometry, Data::kIntegers, 31);
     for (int s = 0; s < kSlots; ++s) {
@@ -34,7 +34,8 @@ TEST(ConformanceLayout, EachTensorAloneAndAllTogether) {
     for (size_t k = 0; k < 4; ++k) {
       ConvCase c = base;
       c.data = Data::kRandom;
-      for (int s = 0; s < kSlots; ++s) c.layout[s] = layouts_for_rank(s == kGradBias ? 1 : base.desc.spatial_rank + 2)[k];
+      for (int s = 0; s < kSlots; ++s)
+        c.layout[s] = layouts_for_rank(s == kGradBias ? 1 : base.desc.spatial_rank + 2)[k];
       EXPECT_TRUE(check_case(c)) << "all tensors non-contiguous, layout " << k;
     }
   }

@@ -28,11 +28,13 @@ TEST(ConformanceMasks, EveryCombinationWithMaskedOffOutputsPassedOrNull) {
 TEST(ConformanceMasks, EmptyBatchZeroFillsGradWeightAndGradBias) {
   for (int bits = 0; bits < 8; ++bits) {
     EXPECT_TRUE(check_case(parse_case("mb0_g1_ic4oc4_ih5iw5_kh3kw3_sh1sw1_ph1pw1_dh1dw1" + mask_text(bits))));
-    EXPECT_TRUE(check_case(parse_case("mb0_g2_ic4oc4_ih6iw6_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph1opw1" + mask_text(bits))));
+    EXPECT_TRUE(
+        check_case(parse_case("mb0_g2_ic4oc4_ih6iw6_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph1opw1" + mask_text(bits))));
   }
   // ttk / UT cases 43-44 (950): non-transposed and transposed empty input, fp16.
   EXPECT_TRUE(check_case(parse_case("mb0_g1_ic16oc16_ih32iw16_kh3kw3_sh1sw2_ph1pw2_dh1dw2_dtf16_Ascend950")));
-  EXPECT_TRUE(check_case(parse_case("mb0_g1_ic16oc16_ih32iw8_kh3kw3_sh1sw2_ph1pw2_dh1dw2_tr1_oph0opw0_dtf16_Ascend950")));
+  EXPECT_TRUE(
+      check_case(parse_case("mb0_g1_ic16oc16_ih32iw8_kh3kw3_sh1sw2_ph1pw2_dh1dw2_tr1_oph0opw0_dtf16_Ascend950")));
 }
 
 // Input C = 0 with weight [Cout, 0, k...]: gradOutput is not empty, yet the real op's empty path writes zeros to

@@ -10,7 +10,8 @@ namespace {
 // Every element of `t` equals `value`.
 ::testing::AssertionResult all_equal(const TestTensor &t, double value) {
   for (int64_t i = 0; i < t.numel(); ++i) {
-    if (t.get(i) != value) return ::testing::AssertionFailure() << "element " << i << " is " << t.get(i) << ", not " << value;
+    if (t.get(i) != value)
+      return ::testing::AssertionFailure() << "element " << i << " is " << t.get(i) << ", not " << value;
   }
   return ::testing::AssertionSuccess();
 }

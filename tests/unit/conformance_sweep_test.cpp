@@ -11,9 +11,7 @@ namespace {
 
 class ConformanceFeature : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ConformanceFeature, IntegersExact) {
-  EXPECT_TRUE(check_case(parse_case(GetParam(), Data::kIntegers, 3)));
-}
+TEST_P(ConformanceFeature, IntegersExact) { EXPECT_TRUE(check_case(parse_case(GetParam(), Data::kIntegers, 3))); }
 
 TEST_P(ConformanceFeature, RandomWithinRoundingBound) {
   EXPECT_TRUE(check_case(parse_case(GetParam(), Data::kRandom, 4)));

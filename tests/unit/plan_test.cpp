@@ -37,8 +37,9 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
   // gradInput stages gradOutput [2,6,5,7] and weight [6,2,3,2]: 420 + 72 floats, each block 64-byte aligned.
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(p.grad_input.refusals.size(), 3u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
+  ASSERT_EQ(p.grad_input.refusals.size(), 4u);
+  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
   EXPECT_EQ(p.bytes, 1728u + 320u);
 }
@@ -49,15 +50,16 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  EXPECT_TRUE(p.grad_input.refusals.empty());
+  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: not depthwise: 2 x channels per group (needs 1)");
   // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
   PlanContext without = context(Isa::kScalar, 1);
   without.disabled = ",gemm_backward_data,";
   const Plan r = plan_of(desc, without);
   EXPECT_EQ(r.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(r.grad_input.refusals.size(), 3u);
-  EXPECT_EQ(r.grad_input.refusals[0], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
-  EXPECT_EQ(r.grad_input.refusals[1],
+  ASSERT_EQ(r.grad_input.refusals.size(), 4u);
+  EXPECT_EQ(r.grad_input.refusals[1], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
+  EXPECT_EQ(r.grad_input.refusals[2],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
   EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
   EXPECT_EQ(p.slots, 1);
@@ -78,7 +80,7 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   ctx.disabled = ",gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
-  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
   EXPECT_TRUE(p.grad_input.blocking.shifted);
   EXPECT_EQ(p.grad_input.blocking.tile, 64);
   EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
@@ -96,7 +98,7 @@ TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
   const char *desc = "mb1_g2_ic4oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
-  EXPECT_TRUE(p.grad_weight.refusals.empty());
+  ASSERT_EQ(p.grad_weight.refusals.size(), 1u);
   EXPECT_EQ(p.grad_weight.blocking.kc, 71);
   EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
   EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
@@ -106,9 +108,29 @@ TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
   // A stride refuses it, with the reason; the im2col GEMM takes the output.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeight);
-  ASSERT_EQ(q.grad_weight.refusals.size(), 1u);
-  EXPECT_EQ(q.grad_weight.refusals[0],
+  ASSERT_EQ(q.grad_weight.refusals.size(), 2u);
+  EXPECT_EQ(q.grad_weight.refusals[1],
             "gemm_weight_shifted: stride 1x1x2 is not 1 (taps are shifts of one x row only at stride 1)");
+}
+
+TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
+  // One x channel per group, multiplier 2: both outputs by rows. Stride 1: the shifted layout; gradWeight's slot
+  // is x's box (q_len 8·11 + 9 = 97 plus the last shift 2·11 + 2 = 24) + dy's q-space (97) + 2·9 taps · 16 lanes.
+  const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDepthwiseData);
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
+  EXPECT_TRUE(p.grad_weight.blocking.shifted);
+  EXPECT_EQ(p.grad_weight.blocking.items, 8);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 121 + 97 + 2 * 9 * 16);
+  EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
+  // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
+  const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));
+  EXPECT_EQ(t.grad_input.algorithm, Algorithm::kGemmForward);
+  EXPECT_EQ(t.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
+  const Plan w = plan_of("mb1_g2_ic2oc32_ih9iw9_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 1));
+  EXPECT_EQ(w.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  ASSERT_FALSE(w.grad_weight.refusals.empty());
+  EXPECT_EQ(w.grad_weight.refusals[0], "depthwise_weight: 16 y channels per group, above 8 (a GEMM's M)");
 }
 
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
@@ -120,9 +142,10 @@ TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
 TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
-  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
-  EXPECT_EQ(p.grad_input.refusals[0], "gemm_backward_data: transposed call: gradInput is the forward relation");
-  EXPECT_EQ(p.grad_input.refusals[1], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
+  ASSERT_EQ(p.grad_input.refusals.size(), 3u);
+  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: not depthwise: 8 x channels per group (needs 1)");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_6x16__avx2_fma");
 }
@@ -134,8 +157,8 @@ TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {
   p.grad_input.data = p.grad_output.data;  // in place: same shape [1,4,5,5]
   const Plan plan = make_plan(p, context(Isa::kAvx2, 2));
   EXPECT_EQ(plan.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_FALSE(plan.grad_input.refusals.empty());
-  EXPECT_NE(plan.grad_input.refusals[0].find("shares memory"), std::string::npos);
+  ASSERT_EQ(plan.grad_input.refusals.size(), 4u);
+  EXPECT_NE(plan.grad_input.refusals[1].find("shares memory"), std::string::npos);
   EXPECT_GT(plan.staging.bytes, 0u);
 }
 
@@ -144,8 +167,9 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   const char *saved = std::getenv("ACLNN_CPU_ALGO");
   const std::string saved_value = saved ? saved : "";
   std::string error;
-  for (Algorithm a : {Algorithm::kGemmBackwardData, Algorithm::kGemmFlippedForward, Algorithm::kGemmForward,
-                      Algorithm::kGemmWeightShifted, Algorithm::kGemmWeight}) {
+  for (Algorithm a : {Algorithm::kDepthwiseData, Algorithm::kDepthwiseWeight, Algorithm::kGemmBackwardData,
+                      Algorithm::kGemmFlippedForward, Algorithm::kGemmForward, Algorithm::kGemmWeightShifted,
+                      Algorithm::kGemmWeight}) {
     const std::string value = std::string("-") + aclnn_cpu::conv_bwd::algorithm_name(a);
     ASSERT_EQ(setenv("ACLNN_CPU_ALGO", value.c_str(), 1), 0);
     EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << value << ": " << error;
@@ -172,9 +196,9 @@ TEST(Plan, MisalignedDataGetsTheReference) {
   const Plan plan = make_plan(p, context(Isa::kAvx2, 1));
   EXPECT_EQ(plan.grad_weight.algorithm, Algorithm::kReference);
   ASSERT_FALSE(plan.grad_weight.refusals.empty());
-  ASSERT_EQ(plan.grad_weight.refusals.size(), 2u);
-  EXPECT_EQ(plan.grad_weight.refusals[0], "gemm_weight_shifted: a tensor's data is not aligned to its element size");
-  EXPECT_EQ(plan.grad_weight.refusals[1], "gemm_weight: a tensor's data is not aligned to its element size");
+  ASSERT_EQ(plan.grad_weight.refusals.size(), 3u);
+  EXPECT_EQ(plan.grad_weight.refusals[1], "gemm_weight_shifted: a tensor's data is not aligned to its element size");
+  EXPECT_EQ(plan.grad_weight.refusals[2], "gemm_weight: a tensor's data is not aligned to its element size");
 }
 
 TEST(Plan, KernelFollowsTheIsa) {

@@ -22,6 +22,7 @@
 
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
+#include "conv_bwd/kernels/dw_rows.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
@@ -40,6 +41,7 @@ constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shif
 struct GemmKernels {
   const GemmUkernel *nn;
   const GemmNtUkernel *nt;
+  const DwRowKernels *dw;  // the depthwise algorithms' row kernels
 };
 
 // How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
@@ -58,6 +60,8 @@ struct GemmBlocking {
 };
 
 GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking depthwise_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);

@@ -1,5 +1,6 @@
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
+#include "conv_bwd/kernels/dw_rows.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 
 namespace aclnn_cpu {
@@ -23,6 +24,19 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const GemmNtUkernel kAvx2{gemm_nt_f32_3x4__avx2_fma, 3, 4, 8, Isa::kAvx2, "gemm_nt_f32_3x4__avx2_fma"};
   static const GemmNtUkernel kAvx512{gemm_nt_f32_4x4__avx512f, 4, 4, 16, Isa::kAvx512, "gemm_nt_f32_4x4__avx512f"};
+  if (isa == Isa::kAvx512) return kAvx512;
+  if (isa == Isa::kAvx2) return kAvx2;
+#else
+  (void)isa;
+#endif
+  return kScalar;
+}
+
+const DwRowKernels &dw_row_kernels(Isa isa) {
+  static const DwRowKernels kScalar{dw_dot_f32__scalar, dw_axpy_f32__scalar, Isa::kScalar, "dw_rows_f32__scalar"};
+#if defined(ACLNN_CPU_HAVE_X86_KERNELS)
+  static const DwRowKernels kAvx2{dw_dot_f32__avx2_fma, dw_axpy_f32__avx2_fma, Isa::kAvx2, "dw_rows_f32__avx2_fma"};
+  static const DwRowKernels kAvx512{dw_dot_f32__avx512f, dw_axpy_f32__avx512f, Isa::kAvx512, "dw_rows_f32__avx512f"};
   if (isa == Isa::kAvx512) return kAvx512;
   if (isa == Isa::kAvx2) return kAvx2;
 #else

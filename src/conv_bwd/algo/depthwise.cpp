@@ -1,0 +1,238 @@
+// Depthwise convolutions (one x channel per group: Cx_g = 1, any multiplier Cy_g) by direct row loops instead of
+// GEMMs whose K or M would be 1. A work item is one group: its x plane and each dy plane of a sample are rounded
+// into the slot once, then every (dy row, kernel tap) pair is one row kernel call (kernels/dw_rows.hpp):
+//   gradWeight[g·M + m, tap] = Σ over samples and dy rows of dot(dy row, the x row the tap reads)
+//   gradInput[n, g] (x's plane, fp32 buffer) += w[g·M + m, tap] · dy row, scattered along the x row the tap reads
+// Only the valid part of each row is touched (no padding products), so IEEE specials need no fallback. The order
+// of every sum is fixed by the loops of its item (samples, m, rows, taps), never by the threads.
+// Stride 1 (the common case) uses the shifted layout instead (shifted_geometry.hpp): a whole plane per tap in one
+// row-kernel call, so calls are few and long; there the padding and junk positions add products with zeros, and
+// a non-finite result hands the output to the reference, as for the shifted GEMMs.
+#include "conv_bwd/algo/depthwise.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "conv_bwd/algo/index_math.hpp"
+#include "conv_bwd/algo/operand_runs.hpp"
+#include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/algo/shifted_windows.hpp"
+#include "conv_bwd/parallel.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+int64_t plane_of(const int64_t size[kSpatial]) { return size[0] * size[1] * size[2]; }
+
+// One (dy row, tap) pair: where the tap lands in x, and the dy columns [lo, lo + count) that land inside x.
+struct RowTap {
+  int64_t x_row;  // flat (id, ih) row of x
+  int64_t lo, count;
+  int64_t x_col;  // x column of dy column lo
+};
+
+// Calls visit(dy_row, tap, RowTap) for every dy row (od, oh) and tap (kd, kh, kw) that meet x, in that order.
+template <typename Visit>
+void for_each_row_tap(const Canonical &c, Visit visit) {
+  const int64_t yd = c.y_size[0], yh = c.y_size[1], yw = c.y_size[2];
+  for (int64_t od = 0; od < yd; ++od) {
+    for (int64_t oh = 0; oh < yh; ++oh) {
+      for (int64_t kd = 0; kd < c.kernel[0]; ++kd) {
+        const int64_t id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
+        if (id < 0 || id >= c.x_size[0]) continue;
+        for (int64_t kh = 0; kh < c.kernel[1]; ++kh) {
+          const int64_t ih = oh * c.stride[1] - c.pad_begin[1] + kh * c.dilation[1];
+          if (ih < 0 || ih >= c.x_size[1]) continue;
+          for (int64_t kw = 0; kw < c.kernel[2]; ++kw) {
+            const int64_t shift = kw * c.dilation[2] - c.pad_begin[2];
+            const int64_t lo = std::max<int64_t>(0, ceil_div(-shift, c.stride[2]));
+            const int64_t hi = std::min(yw - 1, floor_div(c.x_size[2] - 1 - shift, c.stride[2]));
+            if (lo > hi) continue;
+            const int64_t tap = (kd * c.kernel[1] + kh) * c.kernel[2] + kw;
+            visit(od * yh + oh, tap, RowTap{id * c.x_size[1] + ih, lo, hi - lo + 1, lo * c.stride[2] + shift});
+          }
+        }
+      }
+    }
+  }
+}
+
+// The fixed tree that folds 16 lanes into one sum.
+float fold_lanes(float *lanes) {
+  for (int width = kDwLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+  }
+  return lanes[0];
+}
+
+}  // namespace
+
+namespace {
+
+// Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions); per tap
+// one dot over the whole plane. False when a sum is not finite.
+bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                              const View5 &grad_weight) {
+  const OperandReader x(c.x, rounding), dy(c.y, rounding);
+  const ShiftedGeometry geo(c);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), box = geo.q_len + geo.max_shift;
+  const int64_t oh_n = c.y_size[1], ow_n = c.y_size[2];
+  const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
+  std::atomic<bool> finite{true};
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + geo.q_len;
+    for (int64_t g = begin; g < end; ++g) {
+      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
+      for (int64_t n = 0; n < c.batch; ++n) {
+        pack_box_window(c, geo, x, n, g, 0, box, xs);
+        for (int64_t m = 0; m < m_n; ++m) {
+          std::fill(ys, ys + geo.q_len, 0.0f);
+          for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+            const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
+            if (oh >= oh_n || w >= ow_n) return;
+            read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + w, std::min(count, ow_n - w), ys + at);
+          });
+          float *acc = lanes + m * kk * kDwLanes;
+          for (int64_t tap = 0; tap < kk; ++tap) k.dot(ys, xs + geo.shift(c, tap), 1, geo.q_len, acc + tap * kDwLanes);
+        }
+      }
+      for (int64_t m = 0; m < m_n; ++m) {
+        float sums[kMaxDwTaps];
+        for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
+        if (!all_finite(sums, kk)) finite.store(false, std::memory_order_relaxed);
+        store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
+      }
+    }
+  });
+  return finite.load();
+}
+
+// Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout: per dy plane its padded box,
+// per tap one axpy of the reversed tap's weight over the whole q-space of dx. False when a result is not finite.
+bool depthwise_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                            const View5 &grad_input) {
+  const Canonical f = flipped_problem(c);
+  const OperandReader w(c.w, rounding), dy(f.x, rounding);
+  const ShiftedGeometry geo(f);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), box = geo.q_len + geo.max_shift;
+  const int64_t oh_n = f.y_size[1], ow_n = f.y_size[2];
+  const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
+  std::atomic<bool> finite{true};
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *dx = s.base + slot * s.slot_stride, *ys = dx + geo.q_len, *taps = ys + box;
+    bool fin = true;
+    for (int64_t g = begin; g < end; ++g) {
+      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, taps + m * kk);
+      for (int64_t n = 0; n < c.batch; ++n) {
+        std::fill(dx, dx + geo.q_len, 0.0f);
+        for (int64_t m = 0; m < m_n; ++m) {
+          pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, ys);
+          const float *wm = taps + m * kk;
+          for (int64_t tap = 0; tap < kk; ++tap) k.axpy(wm[kk - 1 - tap], ys + geo.shift(f, tap), geo.q_len, dx, 1);
+        }
+        for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t col, int64_t count, int64_t at) {
+          const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
+          if (oh >= oh_n || col >= ow_n) return;
+          const int64_t len = std::min(count, ow_n - col);
+          fin &= all_finite(dx + at, len);
+          store_run(grad_input, n, g, (od * oh_n + oh) * ow_n + col, len, dx + at, ResultKind::kGradInput, rounding);
+        });
+      }
+    }
+    if (!fin) finite.store(false, std::memory_order_relaxed);
+  });
+  return finite.load();
+}
+
+}  // namespace
+
+bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                      const View5 &grad_weight) {
+  if (unit_stride(c)) return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
+  const OperandReader x(c.x, rounding), dy(c.y, rounding);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
+  const int64_t x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
+  const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + x_plane, *lanes = ys + y_plane;
+    for (int64_t g = begin; g < end; ++g) {
+      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
+      for (int64_t n = 0; n < c.batch; ++n) {
+        read_plane_run(x, n, g, 0, x_plane, xs);
+        for (int64_t m = 0; m < m_n; ++m) {
+          read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
+          float *acc = lanes + m * kk * kDwLanes;
+          for_each_row_tap(c, [&](int64_t y_row, int64_t tap, const RowTap &t) {
+            k.dot(ys + y_row * yw + t.lo, xs + t.x_row * xw + t.x_col, c.stride[2], t.count, acc + tap * kDwLanes);
+          });
+        }
+      }
+      for (int64_t m = 0; m < m_n; ++m) {
+        float sums[kMaxDwTaps];
+        for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
+        store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
+      }
+    }
+  });
+  return true;
+}
+
+bool depthwise_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                    const View5 &grad_input) {
+  if (unit_stride(c)) return depthwise_data_shifted(c, k, s, rounding, grad_input);
+  const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
+  const int64_t x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
+  const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *dx = s.base + slot * s.slot_stride, *ys = dx + x_plane, *taps = ys + y_plane;
+    for (int64_t g = begin; g < end; ++g) {
+      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, taps + m * kk);
+      for (int64_t n = 0; n < c.batch; ++n) {
+        std::fill(dx, dx + x_plane, 0.0f);
+        for (int64_t m = 0; m < m_n; ++m) {
+          read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
+          const float *wm = taps + m * kk;
+          for_each_row_tap(c, [&](int64_t y_row, int64_t tap, const RowTap &t) {
+            k.axpy(wm[tap], ys + y_row * yw + t.lo, t.count, dx + t.x_row * xw + t.x_col, c.stride[2]);
+          });
+        }
+        store_run(grad_input, n, g, 0, x_plane, dx, ResultKind::kGradInput, rounding);
+      }
+    }
+  });
+  return true;
+}
+
+namespace {
+
+GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
+  const int64_t kk = c.kernel_numel(), m = c.cy_per_group;
+  GemmBlocking b;
+  b.items = c.groups;
+  b.shifted = unit_stride(c);
+  const int64_t per_group = for_weight ? m * kk * kDwLanes : m * kk;
+  if (b.shifted) {
+    // weight: x's box + dy's q-space; data: dx's q-space + dy's box (the flipped problem's).
+    const ShiftedGeometry geo(for_weight ? c : flipped_problem(c));
+    b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + per_group;
+  } else {
+    b.slot_floats = plane_of(c.x_size) + plane_of(c.y_size) + per_group;
+  }
+  b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * kk * plane_of(c.y_size);
+  return b;
+}
+
+}  // namespace
+
+GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &, int) {
+  return depthwise_blocking(c, true);
+}
+
+GemmBlocking depthwise_data_blocking(const Canonical &c, const GemmKernels &, int) {
+  return depthwise_blocking(c, false);
+}
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
