@@ -14,9 +14,9 @@
 namespace concurrency {
 namespace {
 
-constexpr int kHostThreads = 6;
+constexpr int kHostThreads = 8;
 constexpr int kStreamsPerThread = 2;
-constexpr int kRounds = 2;
+constexpr int kRounds = 3;
 
 class ConcurrencyStreams : public runtime_test::RuntimeTest {
  protected:

@@ -2,10 +2,11 @@
 // host threads on three shared streams. Every valid result is checked against the fp64 reference, every
 // fault gets its status code and leaves the outputs untouched, and at the end every registry of the runtime
 // and of the aclnn layer is back where it started (LeakSanitizer, in the asan preset, checks the heap).
-// The count is calls, not time: ACLNN_CPU_SOAK_CALLS overrides the default (5000; 500 in debug and
+// The count is calls, not time: ACLNN_CPU_SOAK_CALLS overrides the default (10000; 1000 in debug and
 // sanitizer builds).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
@@ -42,9 +43,9 @@ int soak_calls() {
     if (n > 0) return n;
   }
 #if defined(ACLNN_CPU_SOAK_SANITIZED) || !defined(NDEBUG)
-  return 500;
+  return 1000;
 #else
-  return 5000;
+  return 10000;
 #endif
 }
 
@@ -297,6 +298,8 @@ TEST_F(Soak, MixedValidAndInvalidCallsOnSeveralStreamsLeaveNothingBehind) {
   aclnn_cpu::set_mem_limit(saved_limit);
   const aclnn_cpu::LiveObjects at_end = aclnn_cpu::live_objects();
   EXPECT_EQ(at_end.describe(), at_start.describe());
+  std::printf("[ soak     ] live objects at the end: %s (at the start: %s)\n", at_end.describe().c_str(),
+              at_start.describe().c_str());
 }
 
 }  // namespace
