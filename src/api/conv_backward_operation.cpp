@@ -66,7 +66,7 @@ ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
 void ConvBackwardOperation::record_blocks() {
   const conv_bwd::Problem &p = problem_;
   const conv_bwd::TensorArg *const tensors[2 * kTensorsPerSide] = {&p.grad_output, &p.input,       &p.weight,
-                                                                  &p.grad_input,  &p.grad_weight, &p.grad_bias};
+                                                                   &p.grad_input,  &p.grad_weight, &p.grad_bias};
   blocks_.clear();
   for (size_t i = 0; i < 2 * kTensorsPerSide; ++i) {
     const conv_bwd::TensorArg &t = *tensors[i];

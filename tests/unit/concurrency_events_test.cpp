@@ -45,8 +45,8 @@ struct Pipelined {
     for (int s = kGradInput; s < kSlots; ++s) {
       const size_t n = call.bytes(static_cast<Slot>(s));
       if (n == 0) continue;
-      const aclError st = aclrtMemcpyAsync(out.data() + at, n, call.data(static_cast<Slot>(s)), n,
-                                           ACL_MEMCPY_DEVICE_TO_HOST, stream);
+      const aclError st =
+          aclrtMemcpyAsync(out.data() + at, n, call.data(static_cast<Slot>(s)), n, ACL_MEMCPY_DEVICE_TO_HOST, stream);
       if (st != ACL_SUCCESS) return st;
       at += n;
     }
@@ -75,9 +75,9 @@ TEST_F(ConcurrencyEvents, UploadComputeDownloadOnThreeStreamsOrderedByEvents) {
     ASSERT_EQ(aclrtCreateEvent(&uploaded[i]), ACL_SUCCESS);
     ASSERT_EQ(aclrtCreateEvent(&computed[i]), ACL_SUCCESS);
     const std::vector<unsigned char> &dy = j.host.t[kGradOutput].bytes();
-    ASSERT_EQ(aclrtMemcpyAsync(j.call.data(kGradOutput), dy.size(), dy.data(), dy.size(), ACL_MEMCPY_HOST_TO_DEVICE,
-                               up),
-              ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpyAsync(j.call.data(kGradOutput), dy.size(), dy.data(), dy.size(), ACL_MEMCPY_HOST_TO_DEVICE, up),
+        ACL_SUCCESS);
     ASSERT_EQ(aclrtRecordEvent(uploaded[i], up), ACL_SUCCESS);
     ASSERT_EQ(aclrtStreamWaitEvent(compute, uploaded[i]), ACL_SUCCESS);
     ASSERT_EQ(j.call.launch(compute), ACLNN_SUCCESS) << j.call.error;

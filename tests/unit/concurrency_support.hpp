@@ -20,8 +20,8 @@ namespace concurrency {
 
 using conformance::CaseTensors;
 using conformance::ConvCase;
-using conformance::Slot;
 using conformance::kSlots;
+using conformance::Slot;
 
 inline std::string recent_error() {
   const char *e = aclGetRecentErrMsg();
@@ -137,8 +137,7 @@ class DeviceCall {
   void download(CaseTensors *host) const {
     for (int s = 0; s < kSlots; ++s) {
       if (data_[s] == nullptr) continue;
-      EXPECT_EQ(aclrtMemcpy(host->t[s].data(), bytes_[s], data_[s], bytes_[s], ACL_MEMCPY_DEVICE_TO_HOST),
-                ACL_SUCCESS);
+      EXPECT_EQ(aclrtMemcpy(host->t[s].data(), bytes_[s], data_[s], bytes_[s], ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
     }
   }
 
@@ -169,10 +168,10 @@ class DeviceCall {
       if (s == null_slot || !case_.desc.present[s]) continue;
       const conformance::TestTensor t(shape_of(s), case_.desc.dtype[s], case_.layout[s]);
       const int64_t storage = t.storage_elements();
-      tensor_[s] = aclCreateTensor(t.shape().data(), t.shape().size(), t.dtype(), t.strides().data(), t.offset(),
-                                   s == conformance::kGradBias ? ACL_FORMAT_ND
-                                                               : conformance::format_for_rank(t.shape().size()),
-                                   &storage, 1, data_[s]);
+      tensor_[s] =
+          aclCreateTensor(t.shape().data(), t.shape().size(), t.dtype(), t.strides().data(), t.offset(),
+                          s == conformance::kGradBias ? ACL_FORMAT_ND : conformance::format_for_rank(t.shape().size()),
+                          &storage, 1, data_[s]);
     }
     bias_sizes_ = aclCreateIntArray(&attrs.bias_size, 1);
     stride_ = aclCreateIntArray(attrs.stride.data(), attrs.stride.size());
@@ -223,19 +222,20 @@ inline ::testing::AssertionResult check_outputs(const ConvCase &c, const CaseTen
     const bool requested = s >= kGradInput && c.desc.mask[s - kGradInput] && !(empty && s == kGradInput);
     if (!requested) {
       if (host.t[s].bytes() != before[s]) {
-        return ::testing::AssertionFailure() << kSlotName[s] << " was modified although "
-                                             << (s < kGradInput ? "it is an input" : "it was not requested") << " in "
-                                             << case_text(c);
+        return ::testing::AssertionFailure()
+               << kSlotName[s] << " was modified although "
+               << (s < kGradInput ? "it is an input" : "it was not requested") << " in " << case_text(c);
       }
       continue;
     }
     const std::string outside = host.t[s].changed_outside_view(before[s]);
-    if (!outside.empty()) return ::testing::AssertionFailure() << kSlotName[s] << ": " << outside << " in " << case_text(c);
+    if (!outside.empty())
+      return ::testing::AssertionFailure() << kSlotName[s] << ": " << outside << " in " << case_text(c);
     RefSums ref;
     if (!empty) {
-      ref = s == kGradInput ? ref_grad_input(setup, go, in, w)
-          : s == kGradWeight ? ref_grad_weight(setup, go, in, w)
-                             : ref_grad_bias(go);
+      ref = s == kGradInput    ? ref_grad_input(setup, go, in, w)
+            : s == kGradWeight ? ref_grad_weight(setup, go, in, w)
+                               : ref_grad_bias(go);
     }
     ::testing::AssertionResult r = check_output(c, static_cast<Slot>(s), host.t[s], ref, empty);
     if (!r) return r;

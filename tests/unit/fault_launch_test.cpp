@@ -38,8 +38,8 @@ class FaultLaunch : public runtime_test::RuntimeTest {
 
   // A case whose plan asks for a workspace (an FP16 GEMM stages its operands).
   static ConvCase needs_workspace() {
-    return conformance::parse_case("mb2_g1_ic8oc8_ih10iw10_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dtf16", conformance::Data::kRandom,
-                                   7);
+    return conformance::parse_case("mb2_g1_ic8oc8_ih10iw10_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dtf16",
+                                   conformance::Data::kRandom, 7);
   }
 
   // After a refused launch: the stream has nothing to report and no output byte changed.

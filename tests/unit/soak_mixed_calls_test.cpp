@@ -34,7 +34,7 @@ using conformance::Rng;
 
 constexpr int kHostThreads = 2;
 constexpr int kStreams = 3;
-constexpr int kBatch = 4;                   // calls launched before their streams are synchronized
+constexpr int kBatch = 4;                    // calls launched before their streams are synchronized
 constexpr uint64_t kMemLimit = 64ull << 20;  // ACLNN_CPU_MEM_LIMIT during the soak
 
 int soak_calls() {
@@ -218,13 +218,15 @@ void soak_thread(int index, int calls, aclrtStream *streams, Tally *tally) {
     for (int b = 0; b < kBatch && done < calls; ++b, ++done) {
       const ConvCase c = random_valid_case(rng);
       aclrtStream stream = streams[rng.next() % kStreams];
-      const Fault fault = rng.next() % 3 == 0 ? static_cast<Fault>(1 + rng.next() % (static_cast<int>(Fault::kCount) - 1))
-                                              : Fault::kNone;
+      const Fault fault = rng.next() % 3 == 0
+                              ? static_cast<Fault>(1 + rng.next() % (static_cast<int>(Fault::kCount) - 1))
+                              : Fault::kNone;
       if (fault != Fault::kNone) {
         const std::string problem = run_fault(fault, c, stream);
         ++tally->faults[static_cast<int>(fault)];
-        if (!problem.empty()) tally->fail("fault " + std::to_string(static_cast<int>(fault)) + " on " +
-                                          conformance::case_text(c) + ": " + problem);
+        if (!problem.empty())
+          tally->fail("fault " + std::to_string(static_cast<int>(fault)) + " on " + conformance::case_text(c) + ": " +
+                      problem);
         continue;
       }
       Pending p{c, std::make_unique<CaseTensors>(c), {}, nullptr};
@@ -283,7 +285,8 @@ TEST_F(Soak, MixedValidAndInvalidCallsOnSeveralStreamsLeaveNothingBehind) {
     for (const Tally &t : tallies) n += t.faults[f];
     EXPECT_GT(n, 0) << "fault kind " << f << " never drawn";
   }
-  std::printf("[ soak     ] %d calls: %d valid (checked against the fp64 reference), %d faults\n", calls, valid, faults);
+  std::printf("[ soak     ] %d calls: %d valid (checked against the fp64 reference), %d faults\n", calls, valid,
+              faults);
 
   // Everything the calls created is gone before the runtime is released, and after.
   for (aclrtStream s : streams) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
