@@ -38,7 +38,9 @@ aclIntArray *ints(const std::vector<int64_t> &v) { return aclCreateIntArray(v.da
 class DeviceWorkspace {
  public:
   explicit DeviceWorkspace(uint64_t size) {
-    if (size > 0) EXPECT_EQ(aclrtMalloc(&data_, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    if (size > 0) {
+      EXPECT_EQ(aclrtMalloc(&data_, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    }
   }
   ~DeviceWorkspace() {
     if (data_ != nullptr) aclrtFree(data_);
