@@ -3,13 +3,15 @@
 #   release  GoogleTest suites, CANN-compatibility tests (install, exports, headers, link lines, dlsym), examples
 #   asan     the same, built with ASan + UBSan (LeakSanitizer included)
 #   fuzz     clang libFuzzer targets under ASan + UBSan, each run with a fixed seed and a fixed number of runs
-# Usage: scripts/test.sh [preset...]   (default: release asan fuzz). Build trees: build/<preset>.
+#   tsan     the threaded suites (runtime, executors, compute pool, determinism, concurrency, faults, soak) under
+#            clang's ThreadSanitizer
+# Usage: scripts/test.sh [preset...]   (default: release asan fuzz tsan). Build trees: build/<preset>.
 # Ends with one line "summary: N passed, M failed" over all presets; exits non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(release asan fuzz)
+[[ ${#presets[@]} -gt 0 ]] || presets=(release asan fuzz tsan)
 
 mkdir -p build/logs
 passed=0

@@ -1,6 +1,7 @@
 // External-allocator registration (acl_rt_allocator.h). Descriptors are plain objects; registering one is not
 // supported: this host runtime's memory is ordinary host memory and needs no device allocator.
 #include "acl/acl_rt.h"
+#include "api/diagnostics.hpp"
 #include "runtime/live_set.hpp"
 #include "runtime/status.hpp"
 
@@ -121,3 +122,5 @@ aclError aclrtAllocatorUnregister(aclrtStream stream) {
 }
 
 }  // extern "C"
+
+size_t aclnn_cpu::live_allocator_desc_count() { return descriptors().size(); }

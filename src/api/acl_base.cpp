@@ -10,6 +10,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "numerics/formats.hpp"
+#include "api/diagnostics.hpp"
 #include "runtime/live_set.hpp"
 #include "runtime/status.hpp"
 
@@ -275,3 +276,5 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 }
 
 }  // extern "C"
+
+size_t aclnn_cpu::live_data_buffer_count() { return data_buffers().size(); }

@@ -1,4 +1,6 @@
 // Memory: aclrtMalloc ... aclrtGetMemInfo. Device memory is host memory; every copy kind is a host copy.
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -6,6 +8,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "core/config.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/state.hpp"
 #include "runtime/status.hpp"
@@ -154,7 +157,8 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
   });
 }
 
-// The host's memory as the device's: MemAvailable and MemTotal, whatever the attribute.
+// The host's memory as the device's: MemAvailable and MemTotal, whatever the attribute, capped by
+// ACLNN_CPU_MEM_LIMIT.
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
   static const char kApi[] = "aclrtGetMemInfo";
   return rt::guarded(kApi, [&]() -> aclError {
@@ -171,6 +175,13 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
     size_t all = 0;
     if (!meminfo_bytes("MemTotal", &all) || !meminfo_bytes("MemAvailable", &available)) {
       return rt::fail(ACL_ERROR_INTERNAL_ERROR, kApi, "cannot read /proc/meminfo");
+    }
+    // Under ACLNN_CPU_MEM_LIMIT the device is as large as the limit (or the host, when that is smaller).
+    const uint64_t limit = aclnn_cpu::settings().mem_limit;
+    if (limit > 0 && limit < all) {
+      const size_t used = rt::memory_counts().device_bytes;
+      all = static_cast<size_t>(limit);
+      available = std::min(available, used < all ? all - used : 0);
     }
     *free = available;
     *total = all;

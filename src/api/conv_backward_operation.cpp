@@ -57,7 +57,39 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 }  // namespace
 
 ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
-    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {}
+    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {
+  record_blocks();
+}
+
+// The tensors phase one checks against their allocations: the inputs and the requested outputs. Host memory
+// (outside every block) is not tracked.
+void ConvBackwardOperation::record_blocks() {
+  const conv_bwd::Problem &p = problem_;
+  const conv_bwd::TensorArg *const tensors[2 * kTensorsPerSide] = {&p.grad_output, &p.input,       &p.weight,
+                                                                   &p.grad_input,  &p.grad_weight, &p.grad_bias};
+  blocks_.clear();
+  for (size_t i = 0; i < 2 * kTensorsPerSide; ++i) {
+    const conv_bwd::TensorArg &t = *tensors[i];
+    const bool used = i < kTensorsPerSide || p.mask[i - kTensorsPerSide];
+    if (!used || !t.present || t.numel == 0 || t.data == nullptr) continue;
+    Block b{i < kTensorsPerSide ? kInputNames[i] : kOutputNames[i - kTensorsPerSide], t.data, nullptr, nullptr};
+    if (runtime::find_allocation(t.data, &b.begin, &b.end)) blocks_.push_back(b);
+  }
+}
+
+int ConvBackwardOperation::check_memory(const char *api) const {
+  for (const Block &b : blocks_) {
+    const unsigned char *begin = nullptr;
+    const unsigned char *end = nullptr;
+    if (runtime::find_allocation(b.data, &begin, &end) && begin == b.begin && end == b.end) continue;
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       std::string(b.name) + " (data " + pointer_text(b.data) + ") lay in the aclrtMalloc block [" +
+                           pointer_text(b.begin) + ", " + pointer_text(b.end) +
+                           ") at aclnnConvolutionBackwardGetWorkspaceSize, which has been freed since (aclrtFree, "
+                           "aclrtResetDevice or aclFinalize); nothing was computed");
+  }
+  return ACLNN_SUCCESS;
+}
 
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
   return conv_bwd::execute(problem_, plan_, workspace, workspace_size);
@@ -84,6 +116,7 @@ int ConvBackwardOperation::with_tensor_addr(const char *api, bool is_output, siz
   }
   if (int st = check_new_addr(api, name, t, addr)) return st;
   t.data = addr;
+  copy->record_blocks();
   *out = std::move(copy);
   return ACLNN_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
@@ -26,11 +27,25 @@ class ConvBackwardOperation : public Operation {
   int with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,
                        std::shared_ptr<Operation> *out) const override;
 
+  // Refuses (161002) when the aclrtMalloc block that one of the tensors the call reads or writes lay in at
+  // GetWorkspaceSize (or at the last address refresh) is no longer live: its memory was freed.
+  int check_memory(const char *api) const override;
+
   const conv_bwd::Problem &problem() const { return problem_; }
 
  private:
+  // A tensor's data and the aclrtMalloc block it lay in when its address was recorded.
+  struct Block {
+    const char *name;
+    const void *data;
+    const unsigned char *begin;
+    const unsigned char *end;
+  };
+  void record_blocks();
+
   conv_bwd::Problem problem_;
   conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
+  std::vector<Block> blocks_;
 };
 
 }  // namespace aclnn_cpu

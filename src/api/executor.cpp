@@ -44,6 +44,28 @@ int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
   return ACLNN_SUCCESS;  // `consumed` is freed here, outside the lock
 }
 
+// The work writes the workspace: as on the device, it must be memory the runtime handed out and still owns,
+// with room for `needed` bytes.
+int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const std::string &fate) {
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  if (!runtime::find_allocation(workspace, &begin, &end)) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "workspace (" + pointer_text(workspace) +
+                           ") is not inside a live aclrtMalloc allocation (never allocated by the runtime, already "
+                           "freed, or released by aclrtResetDevice/aclFinalize)" +
+                           fate);
+  }
+  const uint64_t available = static_cast<uint64_t>(end - static_cast<const unsigned char *>(workspace));
+  if (available < needed) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "workspace (" + pointer_text(workspace) + ") has only " + std::to_string(available) +
+                           " bytes left in its aclrtMalloc allocation but the executor needs " +
+                           std::to_string(needed) + fate);
+  }
+  return ACLNN_SUCCESS;
+}
+
 int check_workspace(const char *api, void *workspace, uint64_t workspace_size, uint64_t needed, bool consumed) {
   const std::string fate = consumed ? "; the executor has been destroyed" : "";
   if (workspace_size > 0 && workspace == nullptr) {
@@ -62,26 +84,24 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
                            std::to_string(alignof(float)) + " bytes (aclrtMalloc returns 32-byte aligned memory)" +
                            fate);
   }
-  const unsigned char *begin = nullptr;
-  const unsigned char *end = nullptr;
-  if (needed > 0 && runtime::find_allocation(workspace, &begin, &end)) {
-    uint64_t available = static_cast<uint64_t>(end - static_cast<const unsigned char *>(workspace));
-    if (available < needed) {
-      return param_error(ACLNN_ERR_PARAM_INVALID, api,
-                         "workspace (" + pointer_text(workspace) + ") has only " + std::to_string(available) +
-                             " bytes left in its aclrtMalloc allocation but the executor needs " +
-                             std::to_string(needed) + fate);
-    }
-  }
-  return ACLNN_SUCCESS;
+  if (needed == 0) return ACLNN_SUCCESS;
+  return check_workspace_block(api, workspace, needed, fate);
 }
 
 // The work a stream runs: the operation's status, with exceptions turned into statuses on the stream thread.
+// The memory checks of the launch are repeated first: a buffer freed by another thread between the launch and
+// this moment is reported (161002, outputs untouched) instead of being read or written.
 aclError run_operation(const char *api, Operation &operation, void *workspace, uint64_t workspace_size) {
-  return status_guard(api, [&] { return operation.run(workspace, workspace_size); });
+  return status_guard(api, [&] {
+    if (int st = check_workspace(api, workspace, workspace_size, workspace_size, false)) return st;
+    if (int st = operation.check_memory(api)) return st;
+    return operation.run(workspace, workspace_size);
+  });
 }
 
 }  // namespace
+
+int Operation::check_memory(const char *) const { return ACLNN_SUCCESS; }
 
 int Operation::with_tensor_addr(const char *api, bool, size_t, void *, std::shared_ptr<Operation> *) const {
   return inner_error(ACLNN_ERR_INNER, api, "this operator's executor does not support refreshing tensor addresses");
@@ -102,6 +122,7 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   if (claim.operation == nullptr) return inner_error(ACLNN_ERR_INNER, api, "the executor records no work");
   const uint64_t needed = claim.operation->workspace_size();
   if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
+  if (int st = claim.operation->check_memory(api)) return st;
 
   std::shared_ptr<Operation> operation = std::move(claim.operation);
   clear_recent_error();  // so that a message after a refused enqueue is the runtime's reason, not an old one

@@ -19,10 +19,13 @@ aclOpExecutor *create_executor(std::shared_ptr<Operation> operation);
 //   executor not live                   → 161002, never dereferenced
 //   workspaceSize > 0, workspace NULL   → 161001
 //   workspaceSize < what the work needs → 161002
-//   workspace inside an aclrtMalloc allocation too small for the work → 161002
+//   workspace not 4-byte aligned, outside every live aclrtMalloc allocation, or inside one too small for
+//   the work (when the work needs one)                                  → 161002
+//   a tensor's aclrtMalloc block freed since the first phase (Operation::check_memory) → 161002
 //   the stream refuses the work         → 361001
 // otherwise the work is queued on `stream` (NULL: the default stream) and 0 is returned; a failure of the work
-// itself is reported by aclrtSynchronizeStream, as the aclnnStatus the operation returned.
+// itself is reported by aclrtSynchronizeStream, as the aclnnStatus the operation returned. The stream repeats
+// the workspace and memory checks right before running (a buffer freed by another thread in between).
 // Whatever the outcome, a live executor that is not repeatable is consumed (destroyed) by the call, as CANN
 // deletes it after running or on a missing workspace. The queued work holds its own reference to the
 // Operation, so destroying the executor before the stream runs is safe.

@@ -2,16 +2,15 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "api/diagnostics.hpp"
 #include "api/objects.hpp"
 
 namespace aclnn_cpu {
 namespace {
 
-constexpr int kKindCount = static_cast<int>(HandleKind::kExecutor) + 1;
-
 struct Registry {
   std::mutex mutex;
-  std::unordered_set<const void *> live[kKindCount];
+  std::unordered_set<const void *> live[kHandleKindCount];
 };
 
 // Never destroyed: programs destroy their descriptors from static destructors and unique_ptr deleters that
@@ -42,6 +41,12 @@ bool is_live_handle(HandleKind kind, const void *handle) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   return set_of(r, kind).count(handle) == 1;
+}
+
+size_t live_handle_count(HandleKind kind) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return set_of(r, kind).size();
 }
 
 }  // namespace aclnn_cpu

@@ -59,6 +59,9 @@ class Operation {
   // default refuses: the operation does not support refreshing addresses.
   virtual int with_tensor_addr(const char *api, bool is_output, size_t index, void *addr,
                                std::shared_ptr<Operation> *out) const;
+  // 0 while every aclrtMalloc block the recorded tensors lay in at the first phase is still live; otherwise
+  // 161002 with a message naming `api` and the tensor (its memory was freed: running would use freed memory).
+  virtual int check_memory(const char *api) const;
 };
 
 }  // namespace aclnn_cpu

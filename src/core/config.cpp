@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -122,6 +123,18 @@ bool parse_settings(Settings *out, std::string *error) {
       return false;
     }
   }
+  if (const char *v = env("ACLNN_CPU_MEM_LIMIT")) {
+    // Plain decimal bytes: a typo must not silently become "no limit" or a tiny limit.
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno == ERANGE) {
+      *error = std::string("ACLNN_CPU_MEM_LIMIT = \"") + v +
+               "\" is invalid; expected a number of bytes (decimal, 0 = no limit)";
+      return false;
+    }
+    s.mem_limit = static_cast<uint64_t>(n);
+  }
   if (const char *v = env("ACLNN_CPU_VERBOSE")) {
     s.verbose = std::atoi(v);
   }
@@ -219,6 +232,13 @@ void set_num_threads(int num_threads) {
   std::lock_guard<std::mutex> lock(s.mutex);
   ensure_loaded_locked(s);
   s.value.num_threads = num_threads;
+}
+
+void set_mem_limit(uint64_t bytes) {
+  SettingsStore &s = store();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ensure_loaded_locked(s);
+  s.value.mem_limit = bytes;
 }
 
 int effective_num_threads() {

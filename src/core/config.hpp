@@ -29,10 +29,10 @@ struct Settings {
   Hf32Rounding hf32_rounding = Hf32Rounding::kTiesAway;
   Fp8Overflow fp8_overflow = Fp8Overflow::kSaturate;
   int verbose = 0;
-  Isa max_isa = Isa::kAvx512;
+  Isa max_isa = Isa::kAvx512;       // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
   bool reference_only = false;      // ACLNN_CPU_ALGO=reference: every output by the fp64 reference algorithms
-  std::string disabled_algorithms;  // ACLNN_CPU_ALGO=-name,-name: ",name,name," (plans skip them)  //
-                                    // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
+  std::string disabled_algorithms;  // ACLNN_CPU_ALGO=-name,-name: ",name,name," (plans skip them)
+  uint64_t mem_limit = 0;           // ACLNN_CPU_MEM_LIMIT: bytes of live device memory allowed; 0 = no limit
 };
 
 // A snapshot of the current settings (copied under a lock; cheap).
@@ -44,6 +44,8 @@ bool load_settings_from_env(std::string *error);
 void set_product(Product product);
 void set_strict(bool strict);
 void set_num_threads(int num_threads);
+// Internal (tests): the ACLNN_CPU_MEM_LIMIT setting; 0 removes the limit.
+void set_mem_limit(uint64_t bytes);
 
 // Threads to use for one call: the setting, or the CPUs this process may use when it is 0.
 int effective_num_threads();

@@ -23,6 +23,10 @@ class LiveSet {
     std::lock_guard<std::mutex> lock(mutex_);
     return items_.count(p) != 0;
   }
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return items_.size();
+  }
   // Runs `f` while `p` is known live and cannot be removed concurrently; false when not live.
   template <class F>
   bool with(const void *p, F &&f) {

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "core/config.hpp"
 #include "runtime/status.hpp"
 
 namespace aclnn_cpu {
@@ -22,6 +23,7 @@ struct Block {
 struct Registry {
   std::mutex mutex;
   std::map<uintptr_t, Block> blocks;  // by start address
+  size_t device_bytes = 0;            // reserved by live device blocks (what ACLNN_CPU_MEM_LIMIT bounds)
 };
 
 Registry &registry() {
@@ -49,6 +51,28 @@ std::map<uintptr_t, Block>::iterator containing(Registry &r, const void *p) {
   return a - it->first < it->second.size ? it : r.blocks.end();
 }
 
+// Counts `bytes` against ACLNN_CPU_MEM_LIMIT before allocating, so that concurrent callers cannot together
+// pass the limit. Refused: ACL_ERROR_RT_MEMORY_ALLOCATION, the code CANN returns for device memory it lacks.
+aclError reserve_device_bytes(Registry &r, const char *api, size_t size, size_t bytes) {
+  const uint64_t limit = settings().mem_limit;
+  std::unique_lock<std::mutex> lock(r.mutex);
+  if (limit == 0 || (bytes <= limit && r.device_bytes <= limit - bytes)) {
+    r.device_bytes += bytes;
+    return ACL_SUCCESS;
+  }
+  const size_t in_use = r.device_bytes;
+  lock.unlock();
+  return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
+              "cannot allocate " + std::to_string(bytes) + " bytes for size = " + std::to_string(size) +
+                  ": ACLNN_CPU_MEM_LIMIT = " + std::to_string(limit) + " bytes and " + std::to_string(in_use) +
+                  " are in use (out of device memory)");
+}
+
+void unreserve_device_bytes(Registry &r, size_t bytes) {
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.device_bytes -= bytes;
+}
+
 }  // namespace
 
 bool block_size(size_t size, bool padded, size_t *out) {
@@ -66,17 +90,24 @@ aclError allocate_block(const char *api, MemoryKind kind, size_t size, bool padd
     return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "size", std::to_string(size),
                             "too large (the 32-byte rounding and padding overflow size_t)");
   }
+  Registry &r = registry();
+  const bool device = kind == MemoryKind::kDevice;
+  if (device) {
+    const aclError status = reserve_device_bytes(r, api, size, bytes);
+    if (status != ACL_SUCCESS) return status;
+  }
   void *p = bytes <= physical_memory() ? std::aligned_alloc(kMemoryAlignment, bytes) : nullptr;
   if (p == nullptr) {
+    if (device) unreserve_device_bytes(r, bytes);
     return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
                 "cannot allocate " + std::to_string(bytes) + " bytes for size = " + std::to_string(size) +
                     " (out of memory)");
   }
-  Registry &r = registry();
   try {
     std::lock_guard<std::mutex> lock(r.mutex);
     r.blocks.emplace(reinterpret_cast<uintptr_t>(p), Block{bytes, kind});
   } catch (...) {
+    if (device) unreserve_device_bytes(r, bytes);
     std::free(p);
     throw;
   }
@@ -105,6 +136,7 @@ aclError free_block(const char *api, MemoryKind kind, void *p) {
                             std::string("was allocated by ") + kind_name(actual) + "; free it with " +
                                 (actual == MemoryKind::kDevice ? "aclrtFree" : "aclrtFreeHost"));
   }
+  if (it->second.kind == MemoryKind::kDevice) r.device_bytes -= it->second.size;
   r.blocks.erase(it);
   lock.unlock();
   std::free(p);
@@ -117,8 +149,21 @@ void free_all_blocks() {
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     blocks.swap(r.blocks);
+    // Subtracted, not zeroed: an allocation running concurrently has reserved bytes it has not inserted yet.
+    for (const auto &b : blocks) {
+      if (b.second.kind == MemoryKind::kDevice) r.device_bytes -= b.second.size;
+    }
   }
   for (const auto &b : blocks) std::free(reinterpret_cast<void *>(b.first));
+}
+
+MemoryCounts memory_counts() {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  MemoryCounts counts;
+  counts.blocks = r.blocks.size();
+  counts.device_bytes = r.device_bytes;
+  return counts;
 }
 
 bool find_block(const void *p, const unsigned char **begin, const unsigned char **end) {

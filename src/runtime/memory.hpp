@@ -19,7 +19,8 @@ constexpr size_t kMemoryPadding = 32;
 // Returns false when that does not fit in size_t.
 bool block_size(size_t size, bool padded, size_t *out);
 
-// Allocates a block for `size` (> 0) bytes. Reports failures for `api`.
+// Allocates a block for `size` (> 0) bytes. Reports failures for `api`. Device blocks count against
+// ACLNN_CPU_MEM_LIMIT (their reserved bytes); past it: ACL_ERROR_RT_MEMORY_ALLOCATION, nothing allocated.
 aclError allocate_block(const char *api, MemoryKind kind, size_t size, bool padded, void **out);
 
 // Frees the block that starts at `p`. An unknown pointer, an interior pointer or a block of the other kind
@@ -28,6 +29,12 @@ aclError free_block(const char *api, MemoryKind kind, void *p);
 
 // Frees every live block (device reset, aclFinalize).
 void free_all_blocks();
+
+struct MemoryCounts {
+  size_t blocks = 0;        // live blocks of both kinds
+  size_t device_bytes = 0;  // bytes reserved by live device blocks
+};
+MemoryCounts memory_counts();
 
 // When `p` lies inside a live block, its byte range [*begin, *end).
 bool find_block(const void *p, const unsigned char **begin, const unsigned char **end);

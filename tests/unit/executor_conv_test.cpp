@@ -34,6 +34,23 @@ aclTensor *tensor(const std::vector<int64_t> &shape, aclFormat format, std::vect
 
 aclIntArray *ints(const std::vector<int64_t> &v) { return aclCreateIntArray(v.data(), v.size()); }
 
+// A workspace from aclrtMalloc (the launch refuses one outside the runtime's allocations); none for size 0.
+class DeviceWorkspace {
+ public:
+  explicit DeviceWorkspace(uint64_t size) {
+    if (size > 0) {
+      EXPECT_EQ(aclrtMalloc(&data_, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    }
+  }
+  ~DeviceWorkspace() {
+    if (data_ != nullptr) aclrtFree(data_);
+  }
+  void *get() const { return data_; }
+
+ private:
+  void *data_ = nullptr;
+};
+
 // A scaled-down SPEC §5.1 S0: FP32, all ones, 1x1 kernel over [1,2,2,2]. Expected: gradInput 2, gradWeight 4,
 // gradBias 4 everywhere.
 struct SmallCase {
@@ -179,11 +196,11 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
   int st = c.get_workspace_size(&size, &executor);
   ASSERT_EQ(st, ACLNN_SUCCESS) << last_error();
   ASSERT_TRUE(is_live_handle(HandleKind::kExecutor, executor));
-  std::vector<unsigned char> workspace(size);
+  DeviceWorkspace workspace(size);
 
   StreamBlocker blocker(stream_);
   ASSERT_TRUE(blocker.blocking());
-  ASSERT_EQ(aclnnConvolutionBackward(size > 0 ? workspace.data() : nullptr, size, executor, stream_), ACLNN_SUCCESS)
+  ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS)
       << last_error();
   // What torch_npu does: destroy every descriptor right after launch, before the stream has run the work.
   c.destroy_all();
@@ -310,8 +327,8 @@ TEST_F(ConvEntry, GradBiasSumsGradOutputEvenWhenGradInputOverwritesIt) {
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
-  std::vector<float> workspace(size / sizeof(float) + 1);
-  ASSERT_EQ(aclnnConvolutionBackward(size > 0 ? workspace.data() : nullptr, size, executor, stream_), ACLNN_SUCCESS);
+  DeviceWorkspace workspace(size);
+  ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
   EXPECT_EQ(c.db, (std::vector<float>{4, 8}));
   EXPECT_EQ(c.dy, (std::vector<float>{10, 10, 10, 10, 20, 20, 20, 20}));

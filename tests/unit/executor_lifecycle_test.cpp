@@ -88,13 +88,15 @@ TEST_F(ExecutorLifecycle, TheDefaultStreamIsNull) {
 }
 
 TEST_F(ExecutorLifecycle, TheWorkspaceReachesTheWork) {
-  std::vector<unsigned char> workspace(128);
+  void *workspace = nullptr;
+  ASSERT_EQ(aclrtMalloc(&workspace, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   aclOpExecutor *exec = make(100);
-  EXPECT_EQ(aclnnConvolutionBackward(workspace.data(), workspace.size(), exec, stream_), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace, 128, exec, stream_), ACLNN_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(log_->runs, 1);
-  EXPECT_EQ(log_->last_workspace, workspace.data());
+  EXPECT_EQ(log_->last_workspace, workspace);
   EXPECT_EQ(log_->last_workspace_size, 100u);
+  EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
 }
 
 TEST_F(ExecutorLifecycle, AMisalignedWorkspaceIs161002AtLaunch) {
