@@ -115,13 +115,13 @@ TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   // One x channel per group, multiplier 2: both outputs by rows. Stride 1: the shifted layout; gradWeight's slot
-  // is x's box (q_len 8·11 + 9 = 97 plus the last shift 2·11 + 2 = 24) + dy's q-space (97) + 2·9 taps · 16 lanes.
+  // is x's box (q_len 8·11 + 9 = 97 plus the last shift 2·11 + 2 = 24) + dy's q-space (97) + 2·9 taps · 64 lanes.
   const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDepthwiseData);
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   EXPECT_TRUE(p.grad_weight.blocking.shifted);
   EXPECT_EQ(p.grad_weight.blocking.items, 8);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 121 + 97 + 2 * 9 * 16);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 121 + 97 + 2 * 9 * 64);
   EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
   // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
   const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));

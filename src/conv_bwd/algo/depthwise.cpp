@@ -1,10 +1,11 @@
 // Depthwise convolutions (one x channel per group: Cx_g = 1, any multiplier Cy_g) by direct row loops instead of
 // GEMMs whose K or M would be 1. A work item is one group: its x plane and each dy plane of a sample are rounded
-// into the slot once, then every (dy row, kernel tap) pair is one row kernel call (kernels/dw_rows.hpp):
+// into the slot once, then every (kernel tap, dy depth) is one row kernel call over the dy rows that meet x
+// (kernels/dw_rows.hpp):
 //   gradWeight[g·M + m, tap] = Σ over samples and dy rows of dot(dy row, the x row the tap reads)
 //   gradInput[n, g] (x's plane, fp32 buffer) += w[g·M + m, tap] · dy row, scattered along the x row the tap reads
 // Only the valid part of each row is touched (no padding products), so IEEE specials need no fallback. The order
-// of every sum is fixed by the loops of its item (samples, m, rows, taps), never by the threads.
+// of every sum is fixed by the loops of its item (samples, m, taps, rows), never by the threads.
 // Stride 1 (the common case) uses the shifted layout instead (shifted_geometry.hpp): a whole plane per tap in one
 // row-kernel call, so calls are few and long; there the padding and junk positions add products with zeros, and
 // a non-finite result hands the output to the reference, as for the shifted GEMMs.
@@ -25,38 +26,58 @@ namespace {
 
 int64_t plane_of(const int64_t size[kSpatial]) { return size[0] * size[1] * size[2]; }
 
-// One (dy row, tap) pair: where the tap lands in x, and the dy columns [lo, lo + count) that land inside x.
-struct RowTap {
-  int64_t x_row;  // flat (id, ih) row of x
-  int64_t lo, count;
-  int64_t x_col;  // x column of dy column lo
+// One tap against a block of dy rows (one dy depth, consecutive dy rows): the rows [y_row, y_row + rows) whose x
+// rows lie inside x (x_row, x_row + s_h, ...), and the dy columns [lo, lo + count) that land inside x, the first
+// at x column x_col.
+struct TapRows {
+  int64_t y_row, x_row, rows;  // flat (od, oh) / (id, ih) rows
+  int64_t lo, count, x_col;
 };
 
-// Calls visit(dy_row, tap, RowTap) for every dy row (od, oh) and tap (kd, kh, kw) that meet x, in that order.
+// Calls visit(tap, TapRows) for every tap (kd, kh, kw) and dy depth that meet x, taps outermost.
 template <typename Visit>
-void for_each_row_tap(const Canonical &c, Visit visit) {
-  const int64_t yd = c.y_size[0], yh = c.y_size[1], yw = c.y_size[2];
-  for (int64_t od = 0; od < yd; ++od) {
-    for (int64_t oh = 0; oh < yh; ++oh) {
-      for (int64_t kd = 0; kd < c.kernel[0]; ++kd) {
-        const int64_t id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
-        if (id < 0 || id >= c.x_size[0]) continue;
-        for (int64_t kh = 0; kh < c.kernel[1]; ++kh) {
-          const int64_t ih = oh * c.stride[1] - c.pad_begin[1] + kh * c.dilation[1];
-          if (ih < 0 || ih >= c.x_size[1]) continue;
-          for (int64_t kw = 0; kw < c.kernel[2]; ++kw) {
-            const int64_t shift = kw * c.dilation[2] - c.pad_begin[2];
-            const int64_t lo = std::max<int64_t>(0, ceil_div(-shift, c.stride[2]));
-            const int64_t hi = std::min(yw - 1, floor_div(c.x_size[2] - 1 - shift, c.stride[2]));
-            if (lo > hi) continue;
-            const int64_t tap = (kd * c.kernel[1] + kh) * c.kernel[2] + kw;
-            visit(od * yh + oh, tap, RowTap{id * c.x_size[1] + ih, lo, hi - lo + 1, lo * c.stride[2] + shift});
-          }
+void for_each_tap_rows(const Canonical &c, Visit visit) {
+  const int64_t yd = c.y_size[0], yh = c.y_size[1], yw = c.y_size[2], xh = c.x_size[1];
+  for (int64_t kd = 0; kd < c.kernel[0]; ++kd) {
+    for (int64_t kh = 0; kh < c.kernel[1]; ++kh) {
+      const int64_t hshift = kh * c.dilation[1] - c.pad_begin[1];
+      const int64_t oh_lo = std::max<int64_t>(0, ceil_div(-hshift, c.stride[1]));
+      const int64_t oh_hi = std::min(yh - 1, floor_div(xh - 1 - hshift, c.stride[1]));
+      for (int64_t kw = 0; kw < c.kernel[2]; ++kw) {
+        const int64_t wshift = kw * c.dilation[2] - c.pad_begin[2];
+        const int64_t lo = std::max<int64_t>(0, ceil_div(-wshift, c.stride[2]));
+        const int64_t hi = std::min(yw - 1, floor_div(c.x_size[2] - 1 - wshift, c.stride[2]));
+        if (lo > hi || oh_lo > oh_hi) continue;
+        const int64_t tap = (kd * c.kernel[1] + kh) * c.kernel[2] + kw;
+        for (int64_t od = 0; od < yd; ++od) {
+          const int64_t id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
+          if (id < 0 || id >= c.x_size[0]) continue;
+          visit(tap, TapRows{od * yh + oh_lo, id * xh + oh_lo * c.stride[1] + hshift, oh_hi - oh_lo + 1, lo,
+                             hi - lo + 1, lo * c.stride[2] + wshift});
         }
       }
     }
   }
 }
+
+// x rows in the row algorithms are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so that
+// the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
+struct PhaseRows {
+  int64_t s, pw, len;  // stride, columns per phase, floats per row
+  explicit PhaseRows(const Canonical &c)
+      : s(c.stride[2]), pw((c.x_size[2] + c.stride[2] - 1) / c.stride[2]), len(s * pw) {}
+  int64_t at(int64_t col) const { return (col % s) * pw + col / s; }
+  void split(const float *row, int64_t width, float *out) const {
+    for (int64_t p = 0; p < s; ++p) {
+      for (int64_t j = 0, col = p; col < width; ++j, col += s) out[p * pw + j] = row[col];
+    }
+  }
+  void join(const float *row, int64_t width, float *out) const {
+    for (int64_t p = 0; p < s; ++p) {
+      for (int64_t j = 0, col = p; col < width; ++j, col += s) out[col] = row[p * pw + j];
+    }
+  }
+};
 
 // The fixed tree that folds 16 lanes into one sum.
 float fold_lanes(float *lanes) {
@@ -94,7 +115,9 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
             read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + w, std::min(count, ow_n - w), ys + at);
           });
           float *acc = lanes + m * kk * kDwLanes;
-          for (int64_t tap = 0; tap < kk; ++tap) k.dot(ys, xs + geo.shift(c, tap), 1, geo.q_len, acc + tap * kDwLanes);
+          for (int64_t tap = 0; tap < kk; ++tap) {
+            k.dot(ys, 0, xs + geo.shift(c, tap), 0, 1, geo.q_len, acc + tap * kDwLanes);
+          }
         }
       }
       for (int64_t m = 0; m < m_n; ++m) {
@@ -121,15 +144,21 @@ bool depthwise_data_shifted(const Canonical &c, const DwRowKernels &k, const Gem
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *dx = s.base + slot * s.slot_stride, *ys = dx + geo.q_len, *taps = ys + box;
+    int64_t shifts[kMaxDwTaps];
+    for (int64_t tap = 0; tap < kk; ++tap) shifts[tap] = geo.shift(f, tap);
     bool fin = true;
     for (int64_t g = begin; g < end; ++g) {
-      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, taps + m * kk);
+      // The flipped relation reads the taps reversed.
+      for (int64_t m = 0; m < m_n; ++m) {
+        float *row = taps + m * kk;
+        read_row_run(w, g * m_n + m, 0, kk, row);
+        std::reverse(row, row + kk);
+      }
       for (int64_t n = 0; n < c.batch; ++n) {
         std::fill(dx, dx + geo.q_len, 0.0f);
         for (int64_t m = 0; m < m_n; ++m) {
           pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, ys);
-          const float *wm = taps + m * kk;
-          for (int64_t tap = 0; tap < kk; ++tap) k.axpy(wm[kk - 1 - tap], ys + geo.shift(f, tap), geo.q_len, dx, 1);
+          k.taps(ys, shifts, taps + m * kk, kk, geo.q_len, dx);
         }
         for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t col, int64_t count, int64_t at) {
           const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
@@ -151,20 +180,24 @@ bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScrat
                       const View5 &grad_weight) {
   if (unit_stride(c)) return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
+  const PhaseRows ph(c);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
-  const int64_t x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
+  const int64_t x_rows = c.x_size[0] * c.x_size[1], x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
   const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *ys = xs + x_plane, *lanes = ys + y_plane;
+    float *xs = s.base + slot * s.slot_stride, *tmp = xs + x_rows * ph.len, *ys = tmp + x_plane;
+    float *lanes = ys + y_plane;
     for (int64_t g = begin; g < end; ++g) {
       std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        read_plane_run(x, n, g, 0, x_plane, xs);
+        read_plane_run(x, n, g, 0, x_plane, tmp);
+        for (int64_t r = 0; r < x_rows; ++r) ph.split(tmp + r * xw, xw, xs + r * ph.len);
         for (int64_t m = 0; m < m_n; ++m) {
           read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
           float *acc = lanes + m * kk * kDwLanes;
-          for_each_row_tap(c, [&](int64_t y_row, int64_t tap, const RowTap &t) {
-            k.dot(ys + y_row * yw + t.lo, xs + t.x_row * xw + t.x_col, c.stride[2], t.count, acc + tap * kDwLanes);
+          for_each_tap_rows(c, [&](int64_t tap, const TapRows &t) {
+            k.dot(ys + t.y_row * yw + t.lo, yw, xs + t.x_row * ph.len + ph.at(t.x_col), c.stride[1] * ph.len, t.rows,
+                  t.count, acc + tap * kDwLanes);
           });
         }
       }
@@ -182,23 +215,28 @@ bool depthwise_data(const Canonical &c, const DwRowKernels &k, const GemmScratch
                     const View5 &grad_input) {
   if (unit_stride(c)) return depthwise_data_shifted(c, k, s, rounding, grad_input);
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const PhaseRows ph(c);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
-  const int64_t x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
+  const int64_t x_rows = c.x_size[0] * c.x_size[1], y_plane = plane_of(c.y_size);
   const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *dx = s.base + slot * s.slot_stride, *ys = dx + x_plane, *taps = ys + y_plane;
+    float *dx = s.base + slot * s.slot_stride, *row = dx + x_rows * ph.len, *ys = row + xw, *taps = ys + y_plane;
     for (int64_t g = begin; g < end; ++g) {
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, taps + m * kk);
       for (int64_t n = 0; n < c.batch; ++n) {
-        std::fill(dx, dx + x_plane, 0.0f);
+        std::fill(dx, dx + x_rows * ph.len, 0.0f);
         for (int64_t m = 0; m < m_n; ++m) {
           read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
           const float *wm = taps + m * kk;
-          for_each_row_tap(c, [&](int64_t y_row, int64_t tap, const RowTap &t) {
-            k.axpy(wm[tap], ys + y_row * yw + t.lo, t.count, dx + t.x_row * xw + t.x_col, c.stride[2]);
+          for_each_tap_rows(c, [&](int64_t tap, const TapRows &t) {
+            k.axpy(wm[tap], ys + t.y_row * yw + t.lo, yw, t.rows, t.count, dx + t.x_row * ph.len + ph.at(t.x_col),
+                   c.stride[1] * ph.len);
           });
         }
-        store_run(grad_input, n, g, 0, x_plane, dx, ResultKind::kGradInput, rounding);
+        for (int64_t r = 0; r < x_rows; ++r) {
+          ph.join(dx + r * ph.len, xw, row);
+          store_run(grad_input, n, g, r * xw, xw, row, ResultKind::kGradInput, rounding);
+        }
       }
     }
   });
@@ -218,7 +256,10 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     const ShiftedGeometry geo(for_weight ? c : flipped_problem(c));
     b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + per_group;
   } else {
-    b.slot_floats = plane_of(c.x_size) + plane_of(c.y_size) + per_group;
+    // weight: x by phases + the plane read + dy's plane; data: dx by phases + one joined row + dy's plane.
+    const PhaseRows ph(c);
+    const int64_t phased = c.x_size[0] * c.x_size[1] * ph.len;
+    b.slot_floats = phased + (for_weight ? plane_of(c.x_size) : c.x_size[2]) + plane_of(c.y_size) + per_group;
   }
   b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * kk * plane_of(c.y_size);
   return b;

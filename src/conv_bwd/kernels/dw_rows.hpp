@@ -1,6 +1,10 @@
-// Row kernels of the depthwise algorithms (algo/depthwise.cpp): one image row against one kernel tap.
-//   dot:  lanes[l] += Σ_{i < n, i ≡ l mod 16} a[i] · b[i·b_stride]   (16 fp32 lanes, whatever the ISA)
-//   axpy: y[i·y_stride] += alpha · x[i], i < n, in ascending i
+// Row kernels of the depthwise algorithms (algo/depthwise.cpp): `rows` image rows (a: lda apart, b: ldb apart)
+// against one kernel tap.
+//   dot:  lanes[l] += Σ_{r < rows} Σ_{i < n, i ≡ l mod 64} a[r·lda + i] · b[r·ldb + i]   (64 fp32 lanes whatever the
+//         ISA: four independent vector chains on AVX-512, so the FMA latency is hidden; rows in order)
+//   axpy: y[r·ldy + i] += alpha · x[r·ldx + i], rows in order, i ascending
+//   taps: y[i] += w[0]·x[i + shift[0]] + w[1]·x[i + shift[1]] + ... (added in tap order: the same bits as one
+//         axpy per tap, but y is read and written once)
 // The source is one template (dw_rows_impl.hpp) compiled once per ISA: the lanes and the order of every sum are
 // the same on each; an ISA with FMA fuses the multiply-add (bits may differ between ISAs, never between runs).
 #pragma once
@@ -12,21 +16,28 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int kDwLanes = 16;
+constexpr int kDwLanes = 64;
 
 struct DwRowKernels {
-  void (*dot)(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes);
-  void (*axpy)(float alpha, const float *x, int64_t n, float *y, int64_t y_stride);
+  void (*dot)(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n, float *lanes);
+  void (*axpy)(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+  void (*taps)(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
   Isa isa;
   const char *name;
 };
 
-void dw_dot_f32__scalar(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes);
-void dw_axpy_f32__scalar(float alpha, const float *x, int64_t n, float *y, int64_t y_stride);
-void dw_dot_f32__avx2_fma(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes);
-void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t n, float *y, int64_t y_stride);
-void dw_dot_f32__avx512f(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes);
-void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t n, float *y, int64_t y_stride);
+void dw_dot_f32__scalar(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
+                        float *lanes);
+void dw_axpy_f32__scalar(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
+void dw_dot_f32__avx2_fma(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
+                          float *lanes);
+void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
+void dw_dot_f32__avx512f(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
+                         float *lanes);
+void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 
 const DwRowKernels &dw_row_kernels(Isa isa);
 

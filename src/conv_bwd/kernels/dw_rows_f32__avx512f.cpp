@@ -4,12 +4,17 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void dw_dot_f32__avx512f(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes) {
-  dw_impl::dot(a, b, b_stride, n, lanes);
+void dw_dot_f32__avx512f(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
+                         float *lanes) {
+  dw_impl::dot(a, lda, b, ldb, rows, n, lanes);
 }
 
-void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t n, float *y, int64_t y_stride) {
-  dw_impl::axpy(alpha, x, n, y, y_stride);
+void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
+  dw_impl::axpy(alpha, x, ldx, rows, n, y, ldy);
+}
+
+void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
+  dw_impl::taps(x, shift, w, taps, n, y);
 }
 
 }  // namespace conv_bwd

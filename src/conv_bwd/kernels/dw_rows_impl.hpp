@@ -1,5 +1,5 @@
-// The depthwise row kernels as plain loops the compiler vectorises with the flags of the file that includes this
-// (dw_rows.hpp); fixed 16-lane blocks keep the same sums on every ISA.
+// The depthwise row kernels in GCC/Clang vector extensions, compiled with the flags of the file that includes
+// this (dw_rows.hpp); fixed 64-lane blocks keep the same sums on every ISA.
 #pragma once
 
 #include <cstdint>
@@ -9,32 +9,93 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace dw_impl {
+// Internal linkage: each ISA's file gets its own copy. As ordinary inline functions the three copies, compiled with
+// different -m flags, would be one symbol to the linker, which would keep any one of them (an AVX-512 body on an
+// AVX2-only CPU). Passing vectors by value therefore never crosses an ABI boundary either.
+namespace {
+#pragma GCC diagnostic ignored "-Wpsabi"
 
-inline void dot(const float *a, const float *b, int64_t b_stride, int64_t n, float *lanes) {
-  float acc[kDwLanes];
-  for (int l = 0; l < kDwLanes; ++l) acc[l] = lanes[l];
-  int64_t i = 0;
-  if (b_stride == 1) {
-    for (; i + kDwLanes <= n; i += kDwLanes) {
-      for (int l = 0; l < kDwLanes; ++l) acc[l] += a[i + l] * b[i + l];
-    }
-  } else {
-    for (; i + kDwLanes <= n; i += kDwLanes) {
-      for (int l = 0; l < kDwLanes; ++l) acc[l] += a[i + l] * b[(i + l) * b_stride];
-    }
-  }
-  for (int l = 0; i < n; ++i, ++l) acc[l] += a[i] * b[i * b_stride];
-  for (int l = 0; l < kDwLanes; ++l) lanes[l] = acc[l];
+// 16 floats as one value (GCC/Clang vector extension): the compiler keeps it in registers and maps it onto what
+// the file's ISA has (one zmm, two ymm or four xmm).
+typedef float V16 __attribute__((vector_size(64)));
+
+inline V16 load16(const float *p) {
+  V16 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
 }
 
-inline void axpy(float alpha, const float *x, int64_t n, float *y, int64_t y_stride) {
-  if (y_stride == 1) {
+inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+inline void dot(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n, float *lanes) {
+  static_assert(kDwLanes == 64, "four 16-float chains");
+  V16 acc0 = load16(lanes), acc1 = load16(lanes + 16), acc2 = load16(lanes + 32), acc3 = load16(lanes + 48);
+  float rest[64] = {};  // the columns past the last full block of 16, lane i mod 64, added last
+  for (int64_t r = 0; r < rows; ++r, a += lda, b += ldb) {
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      acc0 += load16(a + i) * load16(b + i);
+      acc1 += load16(a + i + 16) * load16(b + i + 16);
+      acc2 += load16(a + i + 32) * load16(b + i + 32);
+      acc3 += load16(a + i + 48) * load16(b + i + 48);
+    }
+    if (i + 16 <= n) {
+      acc0 += load16(a + i) * load16(b + i);
+      i += 16;
+      if (i + 16 <= n) {
+        acc1 += load16(a + i) * load16(b + i);
+        i += 16;
+        if (i + 16 <= n) {
+          acc2 += load16(a + i) * load16(b + i);
+          i += 16;
+        }
+      }
+    }
+    for (; i < n; ++i) rest[i % 64] += a[i] * b[i];
+  }
+  float out[64];
+  store16(out, acc0);
+  store16(out + 16, acc1);
+  store16(out + 32, acc2);
+  store16(out + 48, acc3);
+  for (int l = 0; l < 64; ++l) lanes[l] = out[l] + rest[l];
+}
+
+inline void axpy(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
+  for (int64_t r = 0; r < rows; ++r, x += ldx, y += ldy) {
     for (int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
-  } else {
-    for (int64_t i = 0; i < n; ++i) y[i * y_stride] += alpha * x[i];
   }
 }
 
+inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    V16 acc0 = load16(y + i), acc1 = load16(y + i + 16), acc2 = load16(y + i + 32), acc3 = load16(y + i + 48);
+    for (int64_t t = 0; t < taps; ++t) {
+      const float wt = w[t], *xt = x + shift[t] + i;
+      acc0 += wt * load16(xt);
+      acc1 += wt * load16(xt + 16);
+      acc2 += wt * load16(xt + 32);
+      acc3 += wt * load16(xt + 48);
+    }
+    store16(y + i, acc0);
+    store16(y + i + 16, acc1);
+    store16(y + i + 32, acc2);
+    store16(y + i + 48, acc3);
+  }
+  for (; i + 16 <= n; i += 16) {
+    V16 acc = load16(y + i);
+    for (int64_t t = 0; t < taps; ++t) acc += w[t] * load16(x + shift[t] + i);
+    store16(y + i, acc);
+  }
+  for (; i < n; ++i) {
+    float acc = y[i];
+    for (int64_t t = 0; t < taps; ++t) acc += w[t] * x[shift[t] + i];
+    y[i] = acc;
+  }
+}
+
+}  // namespace
 }  // namespace dw_impl
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
