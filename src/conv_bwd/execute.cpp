@@ -99,8 +99,8 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
   scratch.slot_stride = static_cast<int64_t>(plan.slot_bytes / sizeof(float));
   scratch.slots = plan.slots;
   switch (o.algorithm) {
-    case Algorithm::kDepthwiseData:
-      return depthwise_data(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_input));
+    case Algorithm::kDirectData:
+      return direct_data(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_input));
     case Algorithm::kDepthwiseWeight:
       return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_weight));
     case Algorithm::kGemmBackwardData:

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "conv_bwd/algo/depthwise.hpp"
+#include "conv_bwd/algo/shifted_geometry.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "core/config.hpp"
 #include "core/dtype.hpp"
@@ -66,6 +67,27 @@ bool outputs_alias_operands(const Problem &p) {
 
 namespace {
 
+// The shapes the direct (row kernel) algorithms take; "" for the others.
+std::string direct_refusal(Algorithm a, const Canonical &c) {
+  if (a != Algorithm::kDirectData && a != Algorithm::kDepthwiseWeight) return "";
+  const int64_t cx = c.cx_per_group, cy = c.cy_per_group;
+  const bool few = cx <= kMaxDirectChannels && cy <= kMaxDirectChannels;
+  if (a == Algorithm::kDirectData && cx > 1 && !(few && unit_stride(c))) {
+    return std::to_string(cx) + "x" + std::to_string(cy) + " channels per group: beyond depthwise, takes at most " +
+           std::to_string(kMaxDirectChannels) + " each, at stride 1";
+  }
+  if (a == Algorithm::kDepthwiseWeight && cx != 1) {
+    return "not depthwise: " + std::to_string(cx) + " x channels per group (needs 1)";
+  }
+  if (cx == 1 && cy > kMaxDwMultiplier) {
+    return std::to_string(cy) + " y channels per group, above " + std::to_string(kMaxDwMultiplier) + " (a GEMM's M)";
+  }
+  if (cy * c.kernel_numel() > kMaxDwTaps) {
+    return std::to_string(cy * c.kernel_numel()) + " (y channel, tap) terms, above " + std::to_string(kMaxDwTaps);
+  }
+  return "";
+}
+
 // One candidate of an output's list: accepts (returns "") or says why not.
 struct Candidate {
   Algorithm algorithm;
@@ -81,17 +103,8 @@ std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c,
   }
   const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted ||
                       cand.algorithm == Algorithm::kDepthwiseWeight;
-  const bool depthwise = cand.algorithm == Algorithm::kDepthwiseData || cand.algorithm == Algorithm::kDepthwiseWeight;
-  if (depthwise && c.cx_per_group != 1) {
-    return "not depthwise: " + std::to_string(c.cx_per_group) + " x channels per group (needs 1)";
-  }
-  if (depthwise && c.cy_per_group > kMaxDwMultiplier) {
-    return std::to_string(c.cy_per_group) + " y channels per group, above " + std::to_string(kMaxDwMultiplier) +
-           " (a GEMM's M)";
-  }
-  if (depthwise && c.kernel_numel() > kMaxDwTaps) {
-    return std::to_string(c.kernel_numel()) + " kernel taps, above " + std::to_string(kMaxDwTaps);
-  }
+  const std::string why_direct = direct_refusal(cand.algorithm, c);
+  if (!why_direct.empty()) return why_direct;
   if (!weight && cand.for_transposed != p.transposed) {
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
@@ -141,8 +154,8 @@ const char *algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::kNone:
       return "none";
-    case Algorithm::kDepthwiseData:
-      return "depthwise_data";
+    case Algorithm::kDirectData:
+      return "direct_data";
     case Algorithm::kDepthwiseWeight:
       return "depthwise_weight";
     case Algorithm::kGemmFlippedForward:
@@ -182,7 +195,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
-    plan.grad_input = canonical ? choose({{Algorithm::kDepthwiseData, depthwise_data_blocking, false},
+    plan.grad_input = canonical ? choose({{Algorithm::kDirectData, direct_data_blocking, false},
                                           {Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
@@ -226,7 +239,7 @@ std::string describe_plan(const Plan &plan) {
   auto one = [&](const char *name, const OutputPlan &o) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
     if (is_gemm(o.algorithm)) {
-      const bool dw = o.algorithm == Algorithm::kDepthwiseData || o.algorithm == Algorithm::kDepthwiseWeight;
+      const bool dw = o.algorithm == Algorithm::kDirectData || o.algorithm == Algorithm::kDepthwiseWeight;
       s += std::string(":") + (dw              ? plan.kernels.dw->name
                                : o.blocking.nt ? plan.kernels.nt->name
                                                : plan.kernels.nn->name);

@@ -19,7 +19,7 @@ namespace conv_bwd {
 
 enum class Algorithm {
   kNone,
-  kDepthwiseData,
+  kDirectData,
   kDepthwiseWeight,
   kGemmFlippedForward,
   kGemmBackwardData,

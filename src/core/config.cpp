@@ -31,11 +31,11 @@ const char *env(const char *name) {
 // The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference
 // (tests/unit/plan_test.cpp checks that the two lists agree).
 constexpr const char *kSkippableAlgorithms =
-    "depthwise_data, depthwise_weight, gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight_shifted, "
+    "direct_data, depthwise_weight, gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight_shifted, "
     "gemm_weight";
 
 bool is_skippable_algorithm(const std::string &name) {
-  for (const char *known : {"depthwise_data", "depthwise_weight", "gemm_backward_data", "gemm_flipped_forward",
+  for (const char *known : {"direct_data", "depthwise_weight", "gemm_backward_data", "gemm_flipped_forward",
                             "gemm_forward", "gemm_weight_shifted", "gemm_weight"}) {
     if (name == known) return true;
   }

@@ -119,8 +119,16 @@ TEST(CanonicalDescriptor, OmittedFieldsTakeDefaultsAndGradOutputSizesAreImplied)
 }
 
 TEST(CanonicalDescriptor, BadLinesAreRejectedWithAReason) {
-  const char *bad[] = {"mb2_xy3",       "mb2_mb3",         "ic2_dtf64",   "ic2_dtf32:f16", "ic2_mask12",
-                       "ic2_mask1111",  "ic2_Ascend310B",  "ic2_kh3:4",   "ic2_ih",        "ic2_7",
+  const char *bad[] = {"mb2_xy3",
+                       "mb2_mb3",
+                       "ic2_dtf64",
+                       "ic2_dtf32:f16",
+                       "ic2_mask12",
+                       "ic2_mask1111",
+                       "ic2_Ascend310B",
+                       "ic2_kh3:4",
+                       "ic2_ih",
+                       "ic2_7",
                        "ic2_dtf32:f32:-:f32:f32:f32"};
   for (const char *text : bad) {
     ConvDesc d;

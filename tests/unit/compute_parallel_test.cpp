@@ -45,7 +45,8 @@ TEST_F(ComputeParallel, EveryItemRunsExactlyOnce) {
         parallel_for(count, cost, [&](int64_t b, int64_t e) {
           for (int64_t i = b; i < e; ++i) hits[static_cast<size_t>(i)]++;
         });
-        for (int64_t i = 0; i < count; ++i) ASSERT_EQ(hits[static_cast<size_t>(i)].load(), 1) << threads << " " << count;
+        for (int64_t i = 0; i < count; ++i)
+          ASSERT_EQ(hits[static_cast<size_t>(i)].load(), 1) << threads << " " << count;
       }
     }
   }

@@ -45,6 +45,10 @@ const char *const kGeometries[] = {
     "mb2_g5_ic5oc10_ih9iw9_kh2kw2_sh3sw3_ph2pw2",
     "mb1_g4_ic4oc12_iw200_kw5_pw2",
     "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1",
+    // direct_data with several channels per group (stride 1): 3 x and 2 y channels per group with dilation and
+    // uneven pads; and 16 × 16 per group, the largest it takes.
+    "mb2_g4_ic12oc8_ih10iw9_kh3kw2_ph2:1pw1_dh1dw2",
+    "mb1_g2_ic32oc32_ih8iw8_kh3kw3_ph1pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -95,7 +99,7 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
   for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10],
-                        kGeometries[13], kGeometries[15]}) {
+                        kGeometries[13], kGeometries[15], kGeometries[17]}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

@@ -138,10 +138,10 @@ TEST_F(ConvEntry, GarbageArgumentIsRefusedWithoutBeingRead) {
   SmallCase c;
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
-  EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(
-                c.gradOutput, c.input, c.weight, c.biasSizes, c.stride, c.padding, c.dilation, false,
-                c.outputPadding, 1, executor_test::garbage_handle<aclBoolArray>(), 1, c.gradInput, c.gradWeight,
-                c.gradBias, &size, &executor),
+  EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride, c.padding,
+                                                     c.dilation, false, c.outputPadding, 1,
+                                                     executor_test::garbage_handle<aclBoolArray>(), 1, c.gradInput,
+                                                     c.gradWeight, c.gradBias, &size, &executor),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(last_error().find("outputMask (0x100) is not a live aclBoolArray"), std::string::npos) << last_error();
 }
@@ -200,8 +200,7 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
 
   StreamBlocker blocker(stream_);
   ASSERT_TRUE(blocker.blocking());
-  ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS)
-      << last_error();
+  ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
   // What torch_npu does: destroy every descriptor right after launch, before the stream has run the work.
   c.destroy_all();
   EXPECT_EQ(c.dx[0], -1.0f);  // the work has provably not run yet
@@ -218,9 +217,9 @@ TEST_F(ConvEntry, AFailedValidationCreatesNoExecutor) {
   uint64_t size = 5;
   aclOpExecutor *const untouched = executor_test::garbage_handle<aclOpExecutor>();
   aclOpExecutor *executor = untouched;
-  int st = aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride,
-                                                    c.padding, c.dilation, false, c.outputPadding, 0, c.outputMask,
-                                                    1, c.gradInput, c.gradWeight, c.gradBias, &size, &executor);
+  int st = aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride, c.padding,
+                                                    c.dilation, false, c.outputPadding, 0, c.outputMask, 1, c.gradInput,
+                                                    c.gradWeight, c.gradBias, &size, &executor);
   EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << last_error();  // groups 0 (SPEC §5.6 N11)
   EXPECT_EQ(size, 5u);
   EXPECT_EQ(executor, untouched);

@@ -25,12 +25,11 @@ TEST(ExecutorOtherOps, ConvTbcBackwardReportsAMissingKernel) {
 TEST(ExecutorOtherOps, DeformableConv2dBackwardReportsAMissingKernel) {
   uint64_t size = 11;
   aclOpExecutor *executor = nullptr;
-  EXPECT_EQ(aclnnDeformableConv2dBackwardGetWorkspaceSize(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                                          nullptr, nullptr, nullptr, 1, 1, false, nullptr, nullptr,
-                                                          nullptr, nullptr, &size, &executor),
+  EXPECT_EQ(aclnnDeformableConv2dBackwardGetWorkspaceSize(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                          nullptr, nullptr, 1, 1, false, nullptr, nullptr, nullptr,
+                                                          nullptr, &size, &executor),
             ACLNN_ERR_INNER_FIND_KERNEL_ERROR);
-  EXPECT_NE(last_error().find("aclnnDeformableConv2dBackward has no host kernel"), std::string::npos)
-      << last_error();
+  EXPECT_NE(last_error().find("aclnnDeformableConv2dBackward has no host kernel"), std::string::npos) << last_error();
   EXPECT_EQ(size, 11u);
   EXPECT_EQ(executor, nullptr);
   EXPECT_EQ(aclnnDeformableConv2dBackward(nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR);

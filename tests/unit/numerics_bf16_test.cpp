@@ -27,7 +27,7 @@ TEST(NumericsBf16, SpotValues) {
   EXPECT_EQ(fp32_to_bf16(float_of(0x3F818000u)), 0x3F82);  // tie, even
   EXPECT_EQ(fp32_to_bf16(float_of(0x3F808001u)), 0x3F81);
   EXPECT_EQ(fp32_to_bf16(float_of(0x3F807FFFu)), 0x3F80);
-  EXPECT_EQ(fp32_to_bf16(float_of(0x3FFF8000u)), 0x4000);  // carry into the exponent
+  EXPECT_EQ(fp32_to_bf16(float_of(0x3FFF8000u)), 0x4000);              // carry into the exponent
   EXPECT_EQ(fp32_to_bf16(std::numeric_limits<float>::max()), 0x7F80);  // rounds past the largest bf16: Inf
   EXPECT_EQ(fp32_to_bf16(float_of(0x7F7F7FFFu)), 0x7F7F);
   EXPECT_EQ(fp32_to_bf16(float_of(0x00008000u)), 0x0000);  // subnormal tie, even

@@ -29,7 +29,7 @@ TEST(NumericsE4m3fn, DecodeSpotValues) {
     uint8_t code;
     float value;
   } cases[] = {
-      {0x01, 0.001953125f}, {0x07, 0.013671875f}, {0x08, 0x1p-6f}, {0x7E, 448.0f}, {0x38, 1.0f}, {0x40, 2.0f},
+      {0x01, 0.001953125f}, {0x07, 0.013671875f}, {0x08, 0x1p-6f}, {0x7E, 448.0f}, {0x38, 1.0f},    {0x40, 2.0f},
       {0x30, 0.5f},         {0x28, 0.25f},        {0x46, 3.5f},    {0xBC, -1.5f},  {0xFE, -448.0f},
   };
   for (const auto &c : cases) EXPECT_EQ(e4m3fn_to_fp32(c.code), c.value) << hex(c.code, 2);
@@ -46,15 +46,15 @@ TEST(NumericsE4m3fn, EncodeSpotValues) {
     EXPECT_EQ(fp32_to_e4m3fn(1.0f, mode), 0x38);
     EXPECT_EQ(fp32_to_e4m3fn(-1.5f, mode), 0xBC);
     EXPECT_EQ(fp32_to_e4m3fn(448.0f, mode), 0x7E);
-    EXPECT_EQ(fp32_to_e4m3fn(464.0f, mode), 0x7E);        // tie between 448 and 480: even
+    EXPECT_EQ(fp32_to_e4m3fn(464.0f, mode), 0x7E);  // tie between 448 and 480: even
     EXPECT_EQ(fp32_to_e4m3fn(-464.0f, mode), 0xFE);
-    EXPECT_EQ(fp32_to_e4m3fn(1.0625f, mode), 0x38);       // tie, even
-    EXPECT_EQ(fp32_to_e4m3fn(1.1875f, mode), 0x3A);       // tie, even
-    EXPECT_EQ(fp32_to_e4m3fn(0x1p-10f, mode), 0x00);      // tie between 0 and 2^-9: even
+    EXPECT_EQ(fp32_to_e4m3fn(1.0625f, mode), 0x38);   // tie, even
+    EXPECT_EQ(fp32_to_e4m3fn(1.1875f, mode), 0x3A);   // tie, even
+    EXPECT_EQ(fp32_to_e4m3fn(0x1p-10f, mode), 0x00);  // tie between 0 and 2^-9: even
     EXPECT_EQ(fp32_to_e4m3fn(0x1.000002p-10f, mode), 0x01);
-    EXPECT_EQ(fp32_to_e4m3fn(0x3p-10f, mode), 0x02);      // subnormal tie, even
+    EXPECT_EQ(fp32_to_e4m3fn(0x3p-10f, mode), 0x02);  // subnormal tie, even
     EXPECT_EQ(fp32_to_e4m3fn(0x5p-10f, mode), 0x02);
-    EXPECT_EQ(fp32_to_e4m3fn(0xFp-10f, mode), 0x08);      // largest subnormal + half step: smallest normal
+    EXPECT_EQ(fp32_to_e4m3fn(0xFp-10f, mode), 0x08);  // largest subnormal + half step: smallest normal
     EXPECT_EQ(fp32_to_e4m3fn(0.0f, mode), 0x00);
     EXPECT_EQ(fp32_to_e4m3fn(-0.0f, mode), 0x80);
     EXPECT_EQ(fp32_to_e4m3fn(-1e-20f, mode), 0x80);

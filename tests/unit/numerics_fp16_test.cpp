@@ -35,12 +35,12 @@ TEST(NumericsFp16, SpotValues) {
   EXPECT_EQ(fp32_to_fp16(-1e6f), 0xFC00);
   EXPECT_EQ(fp32_to_fp16(0x1p-14f), 0x0400);
   EXPECT_EQ(fp32_to_fp16(0x1p-24f), 0x0001);
-  EXPECT_EQ(fp32_to_fp16(0x1p-25f), 0x0000);          // tie between 0 and the smallest subnormal: even
+  EXPECT_EQ(fp32_to_fp16(0x1p-25f), 0x0000);  // tie between 0 and the smallest subnormal: even
   EXPECT_EQ(fp32_to_fp16(0x1.8p-25f), 0x0001);
-  EXPECT_EQ(fp32_to_fp16(0x3p-25f), 0x0002);          // 1.5 ulp: tie to even (2)
-  EXPECT_EQ(fp32_to_fp16(0x1.ffcp-15f), 0x0400);      // largest subnormal + half ulp rounds into the normals
-  EXPECT_EQ(fp32_to_fp16(1.0f + 0x1p-11f), 0x3C00);   // tie, even
-  EXPECT_EQ(fp32_to_fp16(1.0f + 0x3p-11f), 0x3C02);   // tie, even
+  EXPECT_EQ(fp32_to_fp16(0x3p-25f), 0x0002);         // 1.5 ulp: tie to even (2)
+  EXPECT_EQ(fp32_to_fp16(0x1.ffcp-15f), 0x0400);     // largest subnormal + half ulp rounds into the normals
+  EXPECT_EQ(fp32_to_fp16(1.0f + 0x1p-11f), 0x3C00);  // tie, even
+  EXPECT_EQ(fp32_to_fp16(1.0f + 0x3p-11f), 0x3C02);  // tie, even
   EXPECT_EQ(fp32_to_fp16(std::numeric_limits<float>::denorm_min()), 0x0000);
   EXPECT_EQ(fp32_to_fp16(-std::numeric_limits<float>::denorm_min()), 0x8000);
   EXPECT_EQ(fp16_to_fp32(0x7BFF), 65504.0f);

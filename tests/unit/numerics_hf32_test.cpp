@@ -54,8 +54,8 @@ TEST(NumericsHf32, WorkedExamplesM10) {
 TEST(NumericsHf32, SpecialValuesAreKept) {
   for (int m : {10, 11}) {
     for (Hf32Rounding r : {kAway, kEven}) {
-      for (uint32_t u : {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFF800FFFu, 0x7FFFFFFFu,
-                         0x00000000u, 0x80000000u}) {
+      for (uint32_t u :
+           {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFF800FFFu, 0x7FFFFFFFu, 0x00000000u, 0x80000000u}) {
         EXPECT_EQ(bits_of(round_to_hf32(float_of(u), m, r)), u) << numerics_test::hex(u) << " m=" << m;
       }
     }

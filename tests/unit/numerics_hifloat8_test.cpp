@@ -29,12 +29,11 @@ TEST(NumericsHifloat8, DecodeSpotValues) {
     uint8_t code;
     float value;
   } cases[] = {
-      {0x00, 0.0f},           {0x01, 0x1p-22f},  {0x07, 0x1p-16f},  {0x08, 1.0f},      {0x09, 1.125f},
-      {0x0F, 1.875f},         {0x10, 2.0f},      {0x18, 0.5f},      {0x20, 4.0f},      {0x28, 8.0f},
-      {0x30, 0.25f},          {0x38, 0.125f},    {0x40, 16.0f},     {0x4C, 128.0f},    {0x50, 1.0f / 16},
-      {0x5C, 0x1p-7f},        {0x60, 256.0f},    {0x6E, 32768.0f},  {0x6F, kInf},      {0x70, 0x1p-8f},
-      {0x7E, 0x1p-15f},       {0x7F, 0x1.8p-15f}, {0x88, -1.0f},    {0xEE, -32768.0f}, {0xEF, -kInf},
-      {0xFF, -0x1.8p-15f},
+      {0x00, 0.0f},  {0x01, 0x1p-22f},    {0x07, 0x1p-16f},  {0x08, 1.0f},       {0x09, 1.125f}, {0x0F, 1.875f},
+      {0x10, 2.0f},  {0x18, 0.5f},        {0x20, 4.0f},      {0x28, 8.0f},       {0x30, 0.25f},  {0x38, 0.125f},
+      {0x40, 16.0f}, {0x4C, 128.0f},      {0x50, 1.0f / 16}, {0x5C, 0x1p-7f},    {0x60, 256.0f}, {0x6E, 32768.0f},
+      {0x6F, kInf},  {0x70, 0x1p-8f},     {0x7E, 0x1p-15f},  {0x7F, 0x1.8p-15f}, {0x88, -1.0f},  {0xEE, -32768.0f},
+      {0xEF, -kInf}, {0xFF, -0x1.8p-15f},
   };
   for (const auto &c : cases) EXPECT_EQ(hif8_to_fp32(c.code), c.value) << hex(c.code, 2);
   EXPECT_TRUE(std::isnan(hif8_to_fp32(0x80)));
@@ -46,14 +45,39 @@ TEST(NumericsHifloat8, EncodeVectors) {
     float input;
     uint8_t code;
   } cases[] = {
-      {1.0f, 0x08},        {1.0625f, 0x09},   {1.0624f, 0x08},     {1.1875f, 0x0A},      {3.875f, 0x20},
-      {7.75f, 0x28},       {15.5f, 0x40},     {18.0f, 0x41},       {30.0f, 0x44},        {448.0f, 0x62},
-      {384.0f, 0x61},      {36864.0f, 0x6E},  {40960.0f, 0x6F},    {65504.0f, 0x6F},     {-2.5f, 0x92},
-      {0x1p-23f, 0x01},    {0x1p-24f, 0x00},  {0x1.8p-17f, 0x07},  {0x1.8p-16f, 0x7E},   {1e-9f, 0x00},
+      {1.0f, 0x08},
+      {1.0625f, 0x09},
+      {1.0624f, 0x08},
+      {1.1875f, 0x0A},
+      {3.875f, 0x20},
+      {7.75f, 0x28},
+      {15.5f, 0x40},
+      {18.0f, 0x41},
+      {30.0f, 0x44},
+      {448.0f, 0x62},
+      {384.0f, 0x61},
+      {36864.0f, 0x6E},
+      {40960.0f, 0x6F},
+      {65504.0f, 0x6F},
+      {-2.5f, 0x92},
+      {0x1p-23f, 0x01},
+      {0x1p-24f, 0x00},
+      {0x1.8p-17f, 0x07},
+      {0x1.8p-16f, 0x7E},
+      {1e-9f, 0x00},
       // Further cases from SPEC §4.3's rules.
-      {std::nextafter(40960.0f, 0.0f), 0x6E}, {32768.0f, 0x6E},   {1e30f, 0x6F},        {-1e30f, 0xEF},
-      {kInf, 0x6F},        {-kInf, 0xEF},     {0.0f, 0x00},        {-0.0f, 0x00},        {-0x1p-24f, 0x00},
-      {std::nextafter(0x1p-23f, 0.0f), 0x00}, {-0x1p-23f, 0x81},  {0x1.fffffep-23f, 0x01},
+      {std::nextafter(40960.0f, 0.0f), 0x6E},
+      {32768.0f, 0x6E},
+      {1e30f, 0x6F},
+      {-1e30f, 0xEF},
+      {kInf, 0x6F},
+      {-kInf, 0xEF},
+      {0.0f, 0x00},
+      {-0.0f, 0x00},
+      {-0x1p-24f, 0x00},
+      {std::nextafter(0x1p-23f, 0.0f), 0x00},
+      {-0x1p-23f, 0x81},
+      {0x1.fffffep-23f, 0x01},
       {std::numeric_limits<float>::denorm_min(), 0x00},
   };
   for (const auto &c : cases) {
@@ -66,13 +90,13 @@ TEST(NumericsHifloat8, EncodeVectors) {
 
 // Rounding up into a binade with fewer mantissa bits, in both directions of the exponent.
 TEST(NumericsHifloat8, RoundingCrossesIntoTheNextBinade) {
-  EXPECT_EQ(fp32_to_hif8(7.75f), 0x28);               // 1.9375·2^2 (3 bits) → 2^3 (2 bits)
-  EXPECT_EQ(fp32_to_hif8(0x1.fp-4f), 0x38);            // 1.9375·2^-4 (2 bits) → 2^-3 (3 bits)
-  EXPECT_EQ(fp32_to_hif8(0x1.ep-8f), 0x5C);           // 1.875·2^-8 (1 bit) → 2^-7 (2 bits)
+  EXPECT_EQ(fp32_to_hif8(7.75f), 0x28);      // 1.9375·2^2 (3 bits) → 2^3 (2 bits)
+  EXPECT_EQ(fp32_to_hif8(0x1.fp-4f), 0x38);  // 1.9375·2^-4 (2 bits) → 2^-3 (3 bits)
+  EXPECT_EQ(fp32_to_hif8(0x1.ep-8f), 0x5C);  // 1.875·2^-8 (1 bit) → 2^-7 (2 bits)
   EXPECT_EQ(hif8_to_fp32(0x5C), 0x1p-7f);
-  EXPECT_EQ(fp32_to_hif8(0x1.8p-16f), 0x7E);           // last denormal binade → 2^-15 normal code
+  EXPECT_EQ(fp32_to_hif8(0x1.8p-16f), 0x7E);  // last denormal binade → 2^-15 normal code
   EXPECT_EQ(fp32_to_hif8(0x1.8p-23f), 0x01);
-  EXPECT_EQ(fp32_to_hif8(0x1.8p-22f), 0x02);           // tie between 2^-22 and 2^-21: away
+  EXPECT_EQ(fp32_to_hif8(0x1.8p-22f), 0x02);  // tie between 2^-22 and 2^-21: away
   EXPECT_EQ(fp32_to_hif8(std::nextafter(0x1.8p-22f, 0.0f)), 0x01);
 }
 
@@ -123,9 +147,9 @@ TEST(NumericsHifloat8, EveryMidpointRoundsAwayFromZero) {
 TEST(NumericsHifloat8, EdgeAndRandomPatternsMatchTheReference) {
   MismatchLog log("fp32_to_hif8");
   // Exponents from 2^-30 (everything zero) to 2^20 (everything Inf), then any pattern.
-  for (const auto &patterns : {numerics_patterns::rounding_edges(),
-                               numerics_patterns::random_in_exponents(1000000, 97, 147, 8),
-                               numerics_patterns::random_any(200000, 9)}) {
+  for (const auto &patterns :
+       {numerics_patterns::rounding_edges(), numerics_patterns::random_in_exponents(1000000, 97, 147, 8),
+        numerics_patterns::random_any(200000, 9)}) {
     for (uint32_t u : patterns) {
       if (!log.equal(u, fp32_to_hif8(float_of(u)), numerics_ref::fp32_to_hif8(float_of(u)))) break;
     }

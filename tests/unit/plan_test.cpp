@@ -38,7 +38,7 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
   ASSERT_EQ(p.grad_input.refusals.size(), 4u);
-  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_input.refusals[0], "direct_data: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
   EXPECT_EQ(p.bytes, 1728u + 320u);
@@ -51,7 +51,8 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
   ASSERT_EQ(p.grad_input.refusals.size(), 1u);
-  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: not depthwise: 2 x channels per group (needs 1)");
+  EXPECT_EQ(p.grad_input.refusals[0],
+            "direct_data: 2x3 channels per group: beyond depthwise, takes at most 16 each, at stride 1");
   // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
   PlanContext without = context(Isa::kScalar, 1);
   without.disabled = ",gemm_backward_data,";
@@ -77,7 +78,7 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: B 64·256 + C 2·64 + tmp 256
   // + windows 3·(64 + 19) = 17017 floats.
   PlanContext ctx = context(Isa::kScalar, 1);
-  ctx.disabled = ",gemm_backward_data,";
+  ctx.disabled = ",direct_data,gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 2u);
@@ -117,7 +118,7 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   // One x channel per group, multiplier 2: both outputs by rows. Stride 1: the shifted layout; gradWeight's slot
   // is x's box (q_len 8·11 + 9 = 97 plus the last shift 2·11 + 2 = 24) + dy's q-space (97) + 2·9 taps · 64 lanes.
   const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
-  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDepthwiseData);
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDirectData);
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   EXPECT_TRUE(p.grad_weight.blocking.shifted);
   EXPECT_EQ(p.grad_weight.blocking.items, 8);
@@ -143,7 +144,8 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 3u);
-  EXPECT_EQ(p.grad_input.refusals[0], "depthwise_data: not depthwise: 8 x channels per group (needs 1)");
+  EXPECT_EQ(p.grad_input.refusals[0],
+            "direct_data: 8x16 channels per group: beyond depthwise, takes at most 16 each, at stride 1");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
@@ -167,7 +169,7 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   const char *saved = std::getenv("ACLNN_CPU_ALGO");
   const std::string saved_value = saved ? saved : "";
   std::string error;
-  for (Algorithm a : {Algorithm::kDepthwiseData, Algorithm::kDepthwiseWeight, Algorithm::kGemmBackwardData,
+  for (Algorithm a : {Algorithm::kDirectData, Algorithm::kDepthwiseWeight, Algorithm::kGemmBackwardData,
                       Algorithm::kGemmFlippedForward, Algorithm::kGemmForward, Algorithm::kGemmWeightShifted,
                       Algorithm::kGemmWeight}) {
     const std::string value = std::string("-") + aclnn_cpu::conv_bwd::algorithm_name(a);
@@ -235,8 +237,9 @@ TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
   ASSERT_EQ(status, 0) << error;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,mb1_g1_ic4oc6_ih9iw9_oh9ow9_kh3kw3", 0), 0u) << out;
-  for (const char *part : {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=gemm_backward_data:gemm_",
-                           " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
+  for (const char *part :
+       {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=direct_data:dw_rows_f32__",
+        " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
     EXPECT_NE(out.find(part), std::string::npos) << part << " missing in " << out;
   }
 }

@@ -42,8 +42,8 @@ TEST(Fp16Helpers, ConvertAndSaturateAsCannDoes) {
   EXPECT_EQ(aclFloatToFloat16(std::numeric_limits<float>::infinity()), 0x7BFF);
   EXPECT_EQ(aclFloatToFloat16(-std::numeric_limits<float>::infinity()), 0xFBFF);
   EXPECT_EQ(aclFloatToFloat16(std::numeric_limits<float>::quiet_NaN()), 0x7BFF);
-  EXPECT_EQ(aclFloatToFloat16(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
-  EXPECT_EQ(aclFloatToFloat16(std::ldexp(1.0f, -25)), 0x0000);  // tie to even
+  EXPECT_EQ(aclFloatToFloat16(std::ldexp(1.0f, -24)), 0x0001);         // smallest subnormal
+  EXPECT_EQ(aclFloatToFloat16(std::ldexp(1.0f, -25)), 0x0000);         // tie to even
   EXPECT_EQ(aclFloatToFloat16(1.0f + std::ldexp(1.0f, -11)), 0x3C00);  // tie to even
   EXPECT_EQ(aclFloatToFloat16(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02);
 

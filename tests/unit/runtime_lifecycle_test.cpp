@@ -114,7 +114,7 @@ TEST_F(LifecycleTest, AConfigFileThatCannotBeReadIsInvalidFile) {
 // to aclrtDestroyStream, and frees device memory after aclFinalize. None of it may crash.
 TEST_F(LifecycleTest, TheSeedSampleErrorPathsReturnCodesAndNeverCrash) {
   int garbage_object = 0;
-  const aclrtStream garbage = &garbage_object;  // what an uninitialised local may hold
+  const aclrtStream garbage = &garbage_object;                     // what an uninitialised local may hold
   EXPECT_EQ(aclrtDestroyStream(garbage), ACL_ERROR_UNINITIALIZE);  // Init failed before aclrtCreateStream
 
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
@@ -153,10 +153,12 @@ TEST_F(LifecycleTest, FinalizeDrainsAndReleasesWhatIsStillAlive) {
   ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
   std::atomic<int> ran{0};
   for (int i = 0; i < 20; ++i) {
-    ASSERT_EQ(aclnn_cpu::runtime::enqueue(stream, [&ran] {
-      ran.fetch_add(1);
-      return ACL_SUCCESS;
-    }), ACL_SUCCESS);
+    ASSERT_EQ(aclnn_cpu::runtime::enqueue(stream,
+                                          [&ran] {
+                                            ran.fetch_add(1);
+                                            return ACL_SUCCESS;
+                                          }),
+              ACL_SUCCESS);
   }
   ASSERT_EQ(aclrtRecordEvent(event, stream), ACL_SUCCESS);
 

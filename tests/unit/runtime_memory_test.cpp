@@ -122,8 +122,8 @@ TEST_F(MemoryTest, MemcpyChecksPointersKindAndSizes) {
   EXPECT_EQ(aclrtMemcpy(device, 64, src.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   EXPECT_EQ(aclrtMemcpy(dst.data(), 64, device, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   EXPECT_EQ(dst, src);
-  for (aclrtMemcpyKind kind : {ACL_MEMCPY_HOST_TO_HOST, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT,
-                               ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE}) {
+  for (aclrtMemcpyKind kind :
+       {ACL_MEMCPY_HOST_TO_HOST, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE}) {
     EXPECT_EQ(aclrtMemcpy(dst.data(), 64, src.data(), 8, kind), ACL_SUCCESS) << kind;
   }
   EXPECT_EQ(aclrtMemcpy(dst.data(), 8, src.data(), 9, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);

@@ -75,10 +75,12 @@ TEST_F(StreamTest, TheNullStreamIsTheDefaultStreamAndKeepsOrderToo) {
 
 TEST_F(StreamTest, AFailureOfQueuedWorkIsReportedOnceWithItsMessage) {
   ASSERT_EQ(append(a_, 1), ACL_SUCCESS);
-  ASSERT_EQ(enqueue(a_, [] {
-    aclnn_cpu::set_recent_error("aclnnFake: AclNN_Inner_Error(EZ9999): the kernel broke");
-    return 561103;
-  }), ACL_SUCCESS);
+  ASSERT_EQ(enqueue(a_,
+                    [] {
+                      aclnn_cpu::set_recent_error("aclnnFake: AclNN_Inner_Error(EZ9999): the kernel broke");
+                      return 561103;
+                    }),
+            ACL_SUCCESS);
   ASSERT_EQ(enqueue(a_, [] { return 561000; }), ACL_SUCCESS);  // later failures are not the first
   ASSERT_EQ(append(a_, 2), ACL_SUCCESS);                       // work after a failure still runs
   EXPECT_EQ(aclrtSynchronizeStream(a_), 561103);
@@ -100,13 +102,18 @@ TEST_F(StreamTest, DifferentStreamsRunConcurrently) {
   // A's task can only finish once B's task, queued after it, has run: this completes only if they overlap.
   auto promise = std::make_shared<std::promise<void>>();
   std::shared_future<void> fulfilled = promise->get_future().share();
-  ASSERT_EQ(enqueue(a_, [fulfilled] {
-    return fulfilled.wait_for(kDeadlockBound) == std::future_status::ready ? ACL_SUCCESS : ACL_ERROR_FAILURE;
-  }), ACL_SUCCESS);
-  ASSERT_EQ(enqueue(b_, [promise] {
-    promise->set_value();
-    return ACL_SUCCESS;
-  }), ACL_SUCCESS);
+  ASSERT_EQ(enqueue(a_,
+                    [fulfilled] {
+                      return fulfilled.wait_for(kDeadlockBound) == std::future_status::ready ? ACL_SUCCESS
+                                                                                             : ACL_ERROR_FAILURE;
+                    }),
+            ACL_SUCCESS);
+  ASSERT_EQ(enqueue(b_,
+                    [promise] {
+                      promise->set_value();
+                      return ACL_SUCCESS;
+                    }),
+            ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(a_), ACL_SUCCESS);
 }
@@ -227,10 +234,12 @@ TEST_F(StreamTest, DestroyingAStreamRunsWhatWasQueuedFirst) {
   ASSERT_EQ(aclrtCreateStream(&c), ACL_SUCCESS);
   std::atomic<int> ran{0};
   for (int i = 0; i < 100; ++i) {
-    ASSERT_EQ(enqueue(c, [&ran] {
-      ran.fetch_add(1);
-      return ACL_SUCCESS;
-    }), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(c,
+                      [&ran] {
+                        ran.fetch_add(1);
+                        return ACL_SUCCESS;
+                      }),
+              ACL_SUCCESS);
   }
   EXPECT_EQ(aclrtDestroyStream(c), ACL_SUCCESS);
   EXPECT_EQ(ran.load(), 100);
@@ -327,10 +336,12 @@ TEST_F(StreamTest, WorkReleasesWhatItCapturedBeforeSynchronizeReturns) {
 TEST_F(StreamTest, WorkThatSynchronizesItsOwnStreamGetsAnErrorInsteadOfADeadlock) {
   aclrtStream self = a_;
   std::atomic<aclError> inner{ACL_SUCCESS};
-  ASSERT_EQ(enqueue(a_, [self, &inner] {
-    inner = aclrtSynchronizeStream(self);
-    return ACL_SUCCESS;
-  }), ACL_SUCCESS);
+  ASSERT_EQ(enqueue(a_,
+                    [self, &inner] {
+                      inner = aclrtSynchronizeStream(self);
+                      return ACL_SUCCESS;
+                    }),
+            ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(a_), ACL_SUCCESS);
   EXPECT_EQ(inner.load(), ACL_ERROR_FAILURE);
 }
@@ -341,10 +352,12 @@ TEST_F(StreamTest, ManyThreadsMayQueueOnOneStream) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 50; ++i) {
-        EXPECT_EQ(enqueue(a_, [&ran] {
-          ran.fetch_add(1);
-          return ACL_SUCCESS;
-        }), ACL_SUCCESS);
+        EXPECT_EQ(enqueue(a_,
+                          [&ran] {
+                            ran.fetch_add(1);
+                            return ACL_SUCCESS;
+                          }),
+                  ACL_SUCCESS);
       }
     });
   }

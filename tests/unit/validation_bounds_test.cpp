@@ -33,9 +33,7 @@ class ValidationBounds : public ValidationTest {
   }
 
   // A pointer `bytes_before_end` bytes before the end of the allocation.
-  void *before_end(int64_t bytes_before_end) const {
-    return const_cast<unsigned char *>(end_ - bytes_before_end);
-  }
+  void *before_end(int64_t bytes_before_end) const { return const_cast<unsigned char *>(end_ - bytes_before_end); }
 
   std::unique_ptr<RuntimeSession> session_;
   void *block_ = nullptr;

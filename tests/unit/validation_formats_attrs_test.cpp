@@ -114,10 +114,19 @@ TEST_F(ValidationAttributes, ArrayLengths) {
     void (*change)(Spec &);
   };
   const Case cases[] = {
-      {"expected stride to have 2 elements for a 4-dim input, but got 3", [](Spec &s) { s.stride = Shape{1, 1, 1}; }},
-      {"expected stride to have 2 elements", [](Spec &s) { s.stride = Shape{1, 1, 1, 1}; }},
+      {"expected stride to have 2 elements for a 4-dim input, but got 3",
+       [](Spec &s) {
+         s.stride = Shape{1, 1, 1};
+       }},
+      {"expected stride to have 2 elements",
+       [](Spec &s) {
+         s.stride = Shape{1, 1, 1, 1};
+       }},
       {"expected dilation to have 2 elements", [](Spec &s) { s.dilation = Shape{1}; }},
-      {"expected padding to have 2 or 4 elements", [](Spec &s) { s.padding = Shape{0, 0, 0}; }},
+      {"expected padding to have 2 or 4 elements",
+       [](Spec &s) {
+         s.padding = Shape{0, 0, 0};
+       }},
       {"expected padding to have 2 or 4 elements", [](Spec &s) { s.padding = Shape{}; }},
       {"expected outputPadding to have 2 or 4 elements", [](Spec &s) { s.output_padding = Shape{0}; }},
   };
@@ -162,10 +171,22 @@ TEST_F(ValidationAttributes, Values) {
     void (*change)(Spec &);
   };
   const Case cases[] = {
-      {"value of stride must be >= 1, but got [0, 1]", [](Spec &s) { s.stride = Shape{0, 1}; }},
-      {"value of padding must be >= 0, but got [-1, 0]", [](Spec &s) { s.padding = Shape{-1, 0}; }},
-      {"value of dilation must be >= 1, but got [0, 1]", [](Spec &s) { s.dilation = Shape{0, 1}; }},
-      {"outputPadding must be 0 when transposed is false", [](Spec &s) { s.output_padding = Shape{1, 0}; }},
+      {"value of stride must be >= 1, but got [0, 1]",
+       [](Spec &s) {
+         s.stride = Shape{0, 1};
+       }},
+      {"value of padding must be >= 0, but got [-1, 0]",
+       [](Spec &s) {
+         s.padding = Shape{-1, 0};
+       }},
+      {"value of dilation must be >= 1, but got [0, 1]",
+       [](Spec &s) {
+         s.dilation = Shape{0, 1};
+       }},
+      {"outputPadding must be 0 when transposed is false",
+       [](Spec &s) {
+         s.output_padding = Shape{1, 0};
+       }},
       {"value of groups must be >= 1, but got 0", [](Spec &s) { s.groups = 0; }},
       {"value of groups must be >= 1, but got -2", [](Spec &s) { s.groups = -2; }},
   };

@@ -12,9 +12,9 @@ using ValidationNegativeCases = ValidationTest;
 
 TEST_F(ValidationNegativeCases, N1_NullArguments) {
   void (*const clears[])(Spec &) = {
-      [](Spec &s) { s.grad_output.reset(); }, [](Spec &s) { s.input.reset(); },
-      [](Spec &s) { s.weight.reset(); },      [](Spec &s) { s.stride.reset(); },
-      [](Spec &s) { s.padding.reset(); },     [](Spec &s) { s.dilation.reset(); },
+      [](Spec &s) { s.grad_output.reset(); },    [](Spec &s) { s.input.reset(); },
+      [](Spec &s) { s.weight.reset(); },         [](Spec &s) { s.stride.reset(); },
+      [](Spec &s) { s.padding.reset(); },        [](Spec &s) { s.dilation.reset(); },
       [](Spec &s) { s.output_padding.reset(); }, [](Spec &s) { s.mask.reset(); },
   };
   for (auto clear : clears) {
@@ -251,10 +251,10 @@ TEST_F(ValidationNegativeCases, PublicEntryPointReportsValidationFailures) {
 
   uint64_t workspace = 0;
   aclOpExecutor *executor = nullptr;
-  EXPECT_EQ(aclnnConvolutionBackwardGetWorkspaceSize(go, in, w, nullptr, stride, padding, dilation, false,
-                                                     output_padding, 1, output_mask, 0, nullptr, gw, nullptr,
-                                                     &workspace, &executor),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      aclnnConvolutionBackwardGetWorkspaceSize(go, in, w, nullptr, stride, padding, dilation, false, output_padding, 1,
+                                               output_mask, 0, nullptr, gw, nullptr, &workspace, &executor),
+      ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(executor, nullptr);
   const char *message = aclGetRecentErrMsg();
   ASSERT_NE(message, nullptr);

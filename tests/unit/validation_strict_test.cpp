@@ -82,11 +82,13 @@ TEST_F(ValidationStrict, A2A3PaddingUpTo255) {
 }
 
 TEST_F(ValidationStrict, A2A3DilationUpTo255) {
-  expect_limit([] {
-    Spec s = single_channel({1, 1, 520, 8}, {1, 1, 3, 1}, {1, 1, 8, 8});
-    s.dilation = Shape{256, 1};
-    return s;
-  }(), "dilation H <= 255");
+  expect_limit(
+      [] {
+        Spec s = single_channel({1, 1, 520, 8}, {1, 1, 3, 1}, {1, 1, 8, 8});
+        s.dilation = Shape{256, 1};
+        return s;
+      }(),
+      "dilation H <= 255");
 }
 
 TEST_F(ValidationStrict, A2A3HasNoTransposedLimits) {

@@ -196,22 +196,38 @@ int expected_status(const std::string &expected) {
 // For each error row, a piece of the message naming the rule the SPEC's "reason" column gives.
 const char *expected_reason(int number) {
   switch (number) {
-    case 5: return "format of input";
-    case 6: return "invalid shape dim of gradInput";
-    case 13: return "value of stride must be >= 1";
-    case 18: return "format of gradOutput";
-    case 27: return "from BFLOAT16 inputs";
-    case 28: return "cubeMathType must be 0, 1 or 3";
-    case 41: return "format of gradOutput";
-    case 42: return "format of gradOutput";
-    case 52: return "value of groups must be >= 1";
-    case 53: return "must equal groups";
-    case 54: return "invalid shape dim of input";
-    case 55: return "the dim of gradOutput";
-    case 56: return "biasSizes is nullptr";
-    case 57: return "do not support empty tensors: gradOutput";
-    case 58: return "input must have N or C equal to 0";
-    default: return nullptr;
+    case 5:
+      return "format of input";
+    case 6:
+      return "invalid shape dim of gradInput";
+    case 13:
+      return "value of stride must be >= 1";
+    case 18:
+      return "format of gradOutput";
+    case 27:
+      return "from BFLOAT16 inputs";
+    case 28:
+      return "cubeMathType must be 0, 1 or 3";
+    case 41:
+      return "format of gradOutput";
+    case 42:
+      return "format of gradOutput";
+    case 52:
+      return "value of groups must be >= 1";
+    case 53:
+      return "must equal groups";
+    case 54:
+      return "invalid shape dim of input";
+    case 55:
+      return "the dim of gradOutput";
+    case 56:
+      return "biasSizes is nullptr";
+    case 57:
+      return "do not support empty tensors: gradOutput";
+    case 58:
+      return "input must have N or C equal to 0";
+    default:
+      return nullptr;
   }
 }
 

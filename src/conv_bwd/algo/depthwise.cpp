@@ -16,6 +16,7 @@
 
 #include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/algo/operand_runs.hpp"
+#include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/parallel.hpp"
@@ -62,6 +63,8 @@ void for_each_tap_rows(const Canonical &c, Visit visit) {
 
 // x rows in the row algorithms are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so that
 // the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
+constexpr int64_t kDirectBlock = 16;  // direct_data's q-space is whole blocks of this many positions
+
 struct PhaseRows {
   int64_t s, pw, len;  // stride, columns per phase, floats per row
   explicit PhaseRows(const Canonical &c)
@@ -131,42 +134,52 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   return finite.load();
 }
 
-// Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout: per dy plane its padded box,
-// per tap one axpy of the reversed tap's weight over the whole q-space of dx. False when a result is not finite.
-bool depthwise_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
-                            const View5 &grad_input) {
+// Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout, for Cx_g ≥ 1: per sample the
+// padded boxes of the group's Cy_g dy channels, then per x channel one `taps` call whose Cy_g·K terms are (dy
+// channel, reversed tap) pairs: a shift into those boxes and a weight. False when a result is not finite.
+bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                         const View5 &grad_input) {
   const Canonical f = flipped_problem(c);
   const OperandReader w(c.w, rounding), dy(f.x, rounding);
   const ShiftedGeometry geo(f);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), box = geo.q_len + geo.max_shift;
+  const int64_t cx_n = c.cx_per_group, m_n = c.cy_per_group, kk = c.kernel_numel(), terms = m_n * kk;
+  // q-space rounded up to whole vectors of 16 (the positions past q_len are junk, never stored), and boxes as long
+  // as that reach needs.
+  const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift;
   const int64_t oh_n = f.y_size[1], ow_n = f.y_size[2];
-  const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
+  const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *dx = s.base + slot * s.slot_stride, *ys = dx + geo.q_len, *taps = ys + box;
+    float *dx = s.base + slot * s.slot_stride, *boxes = dx + q_len, *taps = boxes + m_n * box;
+    float *w_row = taps + cx_n * terms;
     int64_t shifts[kMaxDwTaps];
-    for (int64_t tap = 0; tap < kk; ++tap) shifts[tap] = geo.shift(f, tap);
+    for (int64_t m = 0; m < m_n; ++m) {
+      for (int64_t t = 0; t < kk; ++t) shifts[m * kk + t] = m * box + geo.shift(f, t);
+    }
     bool fin = true;
     for (int64_t g = begin; g < end; ++g) {
-      // The flipped relation reads the taps reversed.
+      // taps[cx][m·K + t] = w[g·Cy_g + m, cx, K − 1 − t]: the flipped relation reads the taps reversed.
       for (int64_t m = 0; m < m_n; ++m) {
-        float *row = taps + m * kk;
-        read_row_run(w, g * m_n + m, 0, kk, row);
-        std::reverse(row, row + kk);
+        read_row_run(w, g * m_n + m, 0, cx_n * kk, w_row);
+        for (int64_t cx = 0; cx < cx_n; ++cx) {
+          for (int64_t t = 0; t < kk; ++t) taps[cx * terms + m * kk + t] = w_row[cx * kk + kk - 1 - t];
+        }
       }
       for (int64_t n = 0; n < c.batch; ++n) {
-        std::fill(dx, dx + geo.q_len, 0.0f);
-        for (int64_t m = 0; m < m_n; ++m) {
-          pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, ys);
-          k.taps(ys, shifts, taps + m * kk, kk, geo.q_len, dx);
+        for (int64_t m = 0; m < m_n; ++m) pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, boxes + m * box);
+        for (int64_t cx = 0; cx < cx_n; ++cx) {
+          std::fill(dx, dx + q_len, 0.0f);
+          k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
+          const int64_t channel = g * cx_n + cx;
+          for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t col, int64_t count, int64_t at) {
+            const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
+            if (oh >= oh_n || col >= ow_n) return;
+            const int64_t len = std::min(count, ow_n - col);
+            fin &= all_finite(dx + at, len);
+            store_run(grad_input, n, channel, (od * oh_n + oh) * ow_n + col, len, dx + at, ResultKind::kGradInput,
+                      rounding);
+          });
         }
-        for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t col, int64_t count, int64_t at) {
-          const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
-          if (oh >= oh_n || col >= ow_n) return;
-          const int64_t len = std::min(count, ow_n - col);
-          fin &= all_finite(dx + at, len);
-          store_run(grad_input, n, g, (od * oh_n + oh) * ow_n + col, len, dx + at, ResultKind::kGradInput, rounding);
-        });
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
@@ -211,9 +224,9 @@ bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScrat
   return true;
 }
 
-bool depthwise_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
-                    const View5 &grad_input) {
-  if (unit_stride(c)) return depthwise_data_shifted(c, k, s, rounding, grad_input);
+bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                 const View5 &grad_input) {
+  if (unit_stride(c)) return direct_data_shifted(c, k, s, rounding, grad_input);
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
   const PhaseRows ph(c);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
@@ -246,22 +259,27 @@ bool depthwise_data(const Canonical &c, const DwRowKernels &k, const GemmScratch
 namespace {
 
 GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
-  const int64_t kk = c.kernel_numel(), m = c.cy_per_group;
+  const int64_t kk = c.kernel_numel(), m = c.cy_per_group, cx = c.cx_per_group;
   GemmBlocking b;
   b.items = c.groups;
   b.shifted = unit_stride(c);
-  const int64_t per_group = for_weight ? m * kk * kDwLanes : m * kk;
-  if (b.shifted) {
-    // weight: x's box + dy's q-space; data: dx's q-space + dy's box (the flipped problem's).
-    const ShiftedGeometry geo(for_weight ? c : flipped_problem(c));
-    b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + per_group;
+  if (b.shifted && for_weight) {
+    // x's box + dy's q-space + the lanes of every (dy channel, tap).
+    const ShiftedGeometry geo(c);
+    b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + m * kk * kDwLanes;
+  } else if (b.shifted) {
+    // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
+    const ShiftedGeometry geo(flipped_problem(c));
+    const int64_t q_len = round_up(geo.q_len, kDirectBlock);
+    b.slot_floats = q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
     // weight: x by phases + the plane read + dy's plane; data: dx by phases + one joined row + dy's plane.
     const PhaseRows ph(c);
     const int64_t phased = c.x_size[0] * c.x_size[1] * ph.len;
-    b.slot_floats = phased + (for_weight ? plane_of(c.x_size) : c.x_size[2]) + plane_of(c.y_size) + per_group;
+    b.slot_floats = phased + (for_weight ? plane_of(c.x_size) : c.x_size[2]) + plane_of(c.y_size) +
+                    (for_weight ? m * kk * kDwLanes : m * kk);
   }
-  b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * kk * plane_of(c.y_size);
+  b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * cx * kk * plane_of(c.y_size);
   return b;
 }
 
@@ -271,9 +289,7 @@ GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &, 
   return depthwise_blocking(c, true);
 }
 
-GemmBlocking depthwise_data_blocking(const Canonical &c, const GemmKernels &, int) {
-  return depthwise_blocking(c, false);
-}
+GemmBlocking direct_data_blocking(const Canonical &c, const GemmKernels &, int) { return depthwise_blocking(c, false); }
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -1,5 +1,6 @@
-// Depthwise algorithms (Cx_g = 1): direct row loops on rounded planes (see depthwise.cpp). depthwise_data serves
-// a convolution's gradInput (not a transposed call's, whose gradInput is the forward relation).
+// Direct algorithms by row kernels on rounded planes (see depthwise.cpp): depthwise_weight (Cx_g = 1) and
+// direct_data (Cx_g = 1, any stride; or at stride 1 up to kMaxDirectChannels channels per group on both sides).
+// direct_data serves a convolution's gradInput (not a transposed call's, whose gradInput is the forward relation).
 #pragma once
 
 #include <cstdint>
@@ -10,16 +11,17 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kMaxDwTaps = 4096;     // kernel taps the depthwise algorithms take (their per-tap sums)
-constexpr int64_t kMaxDwMultiplier = 8;  // y channels per group above which the GEMMs (M = multiplier) win
+constexpr int64_t kMaxDwTaps = 4096;        // kernel taps the depthwise algorithms take (their per-tap sums)
+constexpr int64_t kMaxDwMultiplier = 8;     // y channels per group above which the GEMMs (M = multiplier) win
+constexpr int64_t kMaxDirectChannels = 16;  // direct_data at stride 1: channels per group (x and y) it takes
 
 // Blocking (gemm_algorithms.hpp): one item per group; per-slot scratch is the x plane (gradInput's fp32
 // accumulator), one dy plane, and the weight rows or the gradWeight lanes of one group.
 // Always true: no implicit padding is multiplied, so no Inf/NaN needs the reference.
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight);
-bool depthwise_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
-                    const View5 &grad_input);
+bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                 const View5 &grad_input);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -61,7 +61,7 @@ struct GemmBlocking {
 
 GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking depthwise_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
+GemmBlocking direct_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
