@@ -46,9 +46,9 @@ const char *const kGeometries[] = {
     "mb1_g4_ic4oc12_iw200_kw5_pw2",
     "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1",
     // direct_data with several channels per group (stride 1): 3 x and 2 y channels per group with dilation and
-    // uneven pads; and 16 × 16 per group, the largest it takes.
+    // uneven pads; and 8 × 8 per group, the largest it takes.
     "mb2_g4_ic12oc8_ih10iw9_kh3kw2_ph2:1pw1_dh1dw2",
-    "mb1_g2_ic32oc32_ih8iw8_kh3kw3_ph1pw1",
+    "mb1_g2_ic16oc16_ih8iw8_kh3kw3_ph1pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -52,7 +52,7 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
   ASSERT_EQ(p.grad_input.refusals.size(), 1u);
   EXPECT_EQ(p.grad_input.refusals[0],
-            "direct_data: 2x3 channels per group: beyond depthwise, takes at most 16 each, at stride 1");
+            "direct_data: 2x3 channels per group: beyond depthwise, takes at most 8 each, at stride 1");
   // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
   PlanContext without = context(Isa::kScalar, 1);
   without.disabled = ",gemm_backward_data,";
@@ -145,7 +145,7 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 3u);
   EXPECT_EQ(p.grad_input.refusals[0],
-            "direct_data: 8x16 channels per group: beyond depthwise, takes at most 16 each, at stride 1");
+            "direct_data: 8x16 channels per group: beyond depthwise, takes at most 8 each, at stride 1");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
