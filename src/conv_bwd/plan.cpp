@@ -116,7 +116,12 @@ std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c,
     return "stride " + stride + " is not 1 (the flipped forward relation would read inserted zeros)";
   }
   if (cand.algorithm == Algorithm::kGemmWeightShifted && !unit) {
-    return "stride " + stride + " is not 1 (taps are shifts of one x row only at stride 1)";
+    const ShiftedGeometry geo(c);
+    const int64_t used = geo.used_phases(c);
+    if (c.kernel_numel() < 2 * used) {
+      return "stride " + stride + ": " + std::to_string(c.kernel_numel()) + " taps over " + std::to_string(used) +
+             " stride phases (fewer than 2 per phase: no x value to share)";
+    }
   }
   if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
   if (tensors_misaligned(p)) return "a tensor's data is not aligned to its element size";

@@ -49,6 +49,9 @@ const char *const kGeometries[] = {
     // uneven pads; and 8 × 8 per group, the largest it takes.
     "mb2_g4_ic12oc8_ih10iw9_kh3kw2_ph2:1pw1_dh1dw2",
     "mb1_g2_ic16oc16_ih8iw8_kh3kw3_ph1pw1",
+    // gemm_weight_shifted with stride phases: stride 4, dilation 2, pad 3: the six taps read only phases 1 and 3
+    // (phases 0 and 2 are never packed); two samples.
+    "mb2_g1_ic3oc5_iw90_kw6_sw4_pw3_dw2",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -91,7 +91,7 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_FALSE(plan_of("mb2_g2_ic4oc6_ih7iw8_kh1kw1_mask100", ctx).grad_input.blocking.shifted);
 }
 
-TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
+TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // Scalar NT kernel 2×2, 1 lane. y 8×8 (x 9×9, pads 1:2 / 0, kernel 3×2, dilation 2×1): padded box Hp 8 + 4 = 12,
   // Wp 8 + 1 = 9; q_len = 7·9 + 8 = 71 (one K block of 71), last shift 4·9 + 1 = 37, window 108 floats.
   // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item: slot 4·71 + 2·108 = 500 floats. Partials: 1 part · 2 groups ·
@@ -106,12 +106,20 @@ TEST(Plan, StrideOneGradWeightUsesShiftedRowsAndStridedTheIm2colGemm) {
   EXPECT_EQ(p.grad_weight.blocking.slot_floats, 500);
   EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
   EXPECT_EQ(p.bytes, 320u + 2048u);  // 72 and 500 floats, each rounded up to 64 bytes
-  // A stride refuses it, with the reason; the im2col GEMM takes the output.
+  // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
+  // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8; slot 4·28 + 2 channels ·
+  // 2 phases · (28 + 8) = 256 floats.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
-  EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeight);
-  ASSERT_EQ(q.grad_weight.refusals.size(), 2u);
-  EXPECT_EQ(q.grad_weight.refusals[1],
-            "gemm_weight_shifted: stride 1x1x2 is not 1 (taps are shifts of one x row only at stride 1)");
+  EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  EXPECT_EQ(q.grad_weight.blocking.kc, 28);
+  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 256);
+  // One tap per phase (1×1 stride 2) shares nothing: the im2col GEMM takes it, with the reason.
+  const Plan r = plan_of("mb1_g1_ic4oc6_ih9iw9_kh1kw1_sh2sw2_mask010", context(Isa::kScalar, 1));
+  EXPECT_EQ(r.grad_weight.algorithm, Algorithm::kGemmWeight);
+  ASSERT_EQ(r.grad_weight.refusals.size(), 2u);
+  EXPECT_EQ(r.grad_weight.refusals[1],
+            "gemm_weight_shifted: stride 1x2x2: 1 taps over 1 stride phases (fewer than 2 per phase: no x value to "
+            "share)");
 }
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
@@ -148,7 +156,7 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
             "direct_data: 8x16 channels per group: beyond depthwise, takes at most 8 each, at stride 1");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
-  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_6x16__avx2_fma");
 }
 

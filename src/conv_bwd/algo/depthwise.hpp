@@ -11,9 +11,10 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kMaxDwTaps = 4096;        // kernel taps the depthwise algorithms take (their per-tap sums)
-constexpr int64_t kMaxDwMultiplier = 8;     // y channels per group above which the GEMMs (M = multiplier) win
-constexpr int64_t kMaxDirectChannels = 8;  // direct_data at stride 1: channels per group (x and y); 16 lost to the GEMMs
+constexpr int64_t kMaxDwTaps = 4096;     // kernel taps the depthwise algorithms take (their per-tap sums)
+constexpr int64_t kMaxDwMultiplier = 8;  // y channels per group above which the GEMMs (M = multiplier) win
+constexpr int64_t kMaxDirectChannels =
+    8;  // direct_data at stride 1: channels per group (x and y); 16 lost to the GEMMs
 
 // Blocking (gemm_algorithms.hpp): one item per group; per-slot scratch is the x plane (gradInput's fp32
 // accumulator), one dy plane, and the weight rows or the gradWeight lanes of one group.

@@ -92,7 +92,7 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   const int64_t blocks = ceil_div_pos(geo.q_len, kShiftedKc);
   b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
-  const int64_t window = b.kc + geo.max_shift;
+  const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window; };
   // An item's fixed cost is packing the dy block: about 4/K channels' worth of kernel time.
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));

@@ -1,4 +1,4 @@
-// gradWeight of a stride-1 convolution with no im2col (shifted_geometry.hpp). A work item is (group, K part,
+// gradWeight with no im2col (shifted_geometry.hpp; a stride splits x into phase boxes). A work item is (group, K part,
 // chunk of x channels); per K block it packs the group's dy rows in q-space (zeros at the junk positions) and
 // the chunk's x channels as windows of their padded boxes, rounded on the way, each value once. Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies.
@@ -34,7 +34,8 @@ class ShiftedWeightGemm {
         kk_(c.kernel_numel()),
         m_(c.cy_per_group),
         lda_(b.kc),
-        window_(b.kc + geo_.max_shift) {}
+        phase_len_(b.kc + geo_.max_shift),
+        window_(geo_.phases * phase_len_) {}
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
@@ -50,7 +51,8 @@ class ShiftedWeightGemm {
         const float *rows[kMaxNtNr];
         for (int r = 0; r < uk_.nr; ++r) {
           const int64_t col = j + std::min(r, nn - 1);
-          rows[r] = windows + (col / kk_) * window_ + geo_.shift(c_, col % kk_);
+          const int64_t tap = col % kk_;
+          rows[r] = windows + (col / kk_) * window_ + geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
         }
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
@@ -79,16 +81,21 @@ class ShiftedWeightGemm {
     }
   }
 
-  // x channel c0 + ch's padded box over [q0, q0 + kcp + max_shift): what every tap's row of the block reads.
+  // x channel c0 + ch's padded boxes (one per stride phase) over [q0, q0 + kcp + max_shift): what every tap's row
+  // of the block reads.
   void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win) const {
-    pack_box_window(c_, geo_, x_, blk.n, blk.g * c_.cx_per_group + blk.c0 + ch, blk.q0, kcp + geo_.max_shift, win);
+    const int64_t channel = blk.g * c_.cx_per_group + blk.c0 + ch;
+    for (int64_t phase = 0; phase < geo_.phases; ++phase) {
+      if (!geo_.phase_used(c_, phase)) continue;  // no tap reads it
+      pack_phase_window(c_, geo_, x_, blk.n, channel, phase, blk.q0, kcp + geo_.max_shift, win + phase * phase_len_);
+    }
   }
 
   const Canonical &c_;
   const GemmNtUkernel &uk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
-  const int64_t kk_, m_, lda_, window_;
+  const int64_t kk_, m_, lda_, phase_len_, window_;
 };
 
 }  // namespace

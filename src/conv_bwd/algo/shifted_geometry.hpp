@@ -1,43 +1,103 @@
-// The geometry of gemm_weight_shifted (stride-1 convolutions): y positions laid out with x's padded row length,
-// so that every kernel tap's im2col row is the padded x plane itself, shifted by a constant.
+// The shifted layout: y positions laid out with the row length of x's padded box, so that every kernel tap's
+// im2col row is one window of that box, shifted by a constant (docs/performance.md).
 //
-// With the padded box Dp × Hp × Wp (Wp = Ow + (Kw − 1)·dw, likewise H, D) and the position index
+// Stride 1: with the padded box Dp × Hp × Wp (Wp = Ow + (Kw − 1)·dw, likewise H, D) and the position index
 //   q = (od·Hp + oh)·Wp + ow   (q-space; the q with oh ≥ Oh or ow ≥ Ow are "junk": dy is 0 there),
-// the x value that y position q reads through tap (kd, kh, kw) is xbox[q + shift(tap)], with
-//   shift = (kd·dd·Hp + kh·dh)·Wp + kw·dw,   xbox[(zd·Hp + zh)·Wp + zw] = x[zd − pd, zh − ph, zw − pw] (0 outside).
-// So dW[cy, cx, tap] = Σ_q dy_q[cy, q] · xbox[cx, q + shift(tap)]: x is rounded and copied once per block, not
-// once per tap, and the NT kernel reads the shifted rows where they lie.
+// the x value that y position q reads through tap (kd, kh, kw) is box[q + shift(tap)], with
+//   shift = (kd·dd·Hp + kh·dh)·Wp + kw·dw,   box[(zd·Hp + zh)·Wp + zw] = x[zd − pd, zh − ph, zw − pw] (0 outside).
+// Stride s (per dim) splits x into s phases per dim: tap k reads x[o·s + e], e = k·dil − pb = u·s + a with
+// 0 ≤ a < s, i.e. x[(o + u)·s + a]: phase a's box at o + u. Each phase has its own box (all the same size, Op +
+// the span of u), and a tap is (its phase, a shift inside that phase's box). Stride 1 is the one-phase case.
 #pragma once
 
 #include <cstdint>
 
+#include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/canonical.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
 struct ShiftedGeometry {
-  int64_t dp = 1, hp = 1, wp = 1;  // the padded box
-  int64_t q_len = 0;               // q-space positions per sample: the last real one + 1
-  int64_t max_shift = 0;           // shift of the last tap
+  int64_t s[kSpatial] = {1, 1, 1};      // strides
+  int64_t u_min[kSpatial] = {0, 0, 0};  // tap 0's offset u, in phase units (the smallest)
+  int64_t dp = 1, hp = 1, wp = 1;       // one phase's box
+  int64_t phases = 1;                   // s0·s1·s2 boxes
+  int64_t q_len = 0;                    // q-space positions per sample: the last real one + 1
+  int64_t max_shift = 0;                // the largest shift inside a box
 
-  explicit ShiftedGeometry(const Canonical &c)
-      : dp(c.y_size[0] + (c.kernel[0] - 1) * c.dilation[0]),
-        hp(c.y_size[1] + (c.kernel[1] - 1) * c.dilation[1]),
-        wp(c.y_size[2] + (c.kernel[2] - 1) * c.dilation[2]) {
+  explicit ShiftedGeometry(const Canonical &c) {
+    int64_t extent[kSpatial], span[kSpatial];
+    for (int d = 0; d < kSpatial; ++d) {
+      s[d] = c.stride[d];
+      u_min[d] = floor_div(-c.pad_begin[d], s[d]);
+      span[d] = floor_div((c.kernel[d] - 1) * c.dilation[d] - c.pad_begin[d], s[d]) - u_min[d];
+      extent[d] = c.y_size[d] + span[d];
+    }
+    dp = extent[0];
+    hp = extent[1];
+    wp = extent[2];
+    phases = s[0] * s[1] * s[2];
     q_len = ((c.y_size[0] - 1) * hp + (c.y_size[1] - 1)) * wp + c.y_size[2];
-    max_shift = shift(c, c.kernel_numel() - 1);
+    max_shift = (span[0] * hp + span[1]) * wp + span[2];
   }
 
-  // The shift of flat tap κ (over kD, kH, kW).
+  // The shift of flat tap κ (over kD, kH, kW) inside its phase's box, and that phase (flat over the dims).
   int64_t shift(const Canonical &c, int64_t kappa) const {
-    const int64_t kw = kappa % c.kernel[2], kh = (kappa / c.kernel[2]) % c.kernel[1],
-                  kd = kappa / (c.kernel[2] * c.kernel[1]);
-    return (kd * c.dilation[0] * hp + kh * c.dilation[1]) * wp + kw * c.dilation[2];
+    int64_t u[kSpatial], a[kSpatial];
+    split(c, kappa, u, a);
+    return ((u[0] - u_min[0]) * hp + (u[1] - u_min[1])) * wp + (u[2] - u_min[2]);
+  }
+  int64_t phase(const Canonical &c, int64_t kappa) const {
+    int64_t u[kSpatial], a[kSpatial];
+    split(c, kappa, u, a);
+    return (a[0] * s[1] + a[1]) * s[2] + a[2];
+  }
+
+  // Whether some tap reads phase `phase` (the taps are a product over the dims, so per dim).
+  bool phase_used(const Canonical &c, int64_t phase) const {
+    const int64_t a[kSpatial] = {phase / (s[1] * s[2]), (phase / s[2]) % s[1], phase % s[2]};
+    for (int d = 0; d < kSpatial; ++d) {
+      if (!coordinate_used(c, d, a[d])) return false;
+    }
+    return true;
+  }
+
+  // How many phases some tap reads.
+  int64_t used_phases(const Canonical &c) const {
+    int64_t used = 1;
+    for (int d = 0; d < kSpatial; ++d) {
+      int64_t n = 0;
+      for (int64_t a = 0; a < s[d]; ++a) n += coordinate_used(c, d, a) ? 1 : 0;
+      used *= n;
+    }
+    return used;
+  }
+
+  // x's coordinate along dim d of box position z in phase coordinate a.
+  int64_t x_at(int d, int64_t z, int64_t a) const { return (z + u_min[d]) * s[d] + a; }
+
+ private:
+  bool coordinate_used(const Canonical &c, int d, int64_t a) const {
+    for (int64_t k = 0; k < c.kernel[d]; ++k) {
+      const int64_t e = k * c.dilation[d] - c.pad_begin[d];
+      if (e - floor_div(e, s[d]) * s[d] == a) return true;
+    }
+    return false;
+  }
+
+  void split(const Canonical &c, int64_t kappa, int64_t u[kSpatial], int64_t a[kSpatial]) const {
+    const int64_t k[kSpatial] = {kappa / (c.kernel[2] * c.kernel[1]), (kappa / c.kernel[2]) % c.kernel[1],
+                                 kappa % c.kernel[2]};
+    for (int d = 0; d < kSpatial; ++d) {
+      const int64_t e = k[d] * c.dilation[d] - c.pad_begin[d];
+      u[d] = floor_div(e, s[d]);
+      a[d] = e - u[d] * s[d];
+    }
   }
 };
 
-// Whether the convolution has stride 1 in every dim (what the shifted layout needs).
+// Whether the convolution has stride 1 in every dim (one phase: what the forward and direct layouts need).
 inline bool unit_stride(const Canonical &c) { return c.stride[0] == 1 && c.stride[1] == 1 && c.stride[2] == 1; }
 
 }  // namespace conv_bwd

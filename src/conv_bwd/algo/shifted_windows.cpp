@@ -17,18 +17,23 @@ void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t cou
   }
 }
 
-void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n, int64_t channel,
-                     int64_t z0, int64_t len, float *win) {
+void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+                       int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
   const View5 &v = x.view();
+  const int64_t a_d = phase / (geo.s[1] * geo.s[2]), a_h = (phase / geo.s[2]) % geo.s[1], a_w = phase % geo.s[2];
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
+  // The box columns whose x column (z + u_min)·s + a lies inside x.
+  const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
+  const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
   std::fill(win, win + len, 0.0f);
   for_each_row_segment(z0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
     const int64_t zd = box_row / geo.hp, zh = box_row % geo.hp;
-    const int64_t xd = zd - c.pad_begin[0], xh = zh - c.pad_begin[1];
+    const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
     if (zd >= geo.dp || xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) return;
-    const int64_t lo = std::max(w, c.pad_begin[2]), hi = std::min(w + count, c.pad_begin[2] + xw_n);
+    const int64_t lo = std::max(w, z_lo), hi = std::min(w + count, z_end);
     if (lo >= hi) return;
-    copy_run(x, v.index(n, channel, xd, xh, lo - c.pad_begin[2]), v.strides[4], hi - lo, win + at + (lo - w));
+    copy_run(x, v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo,
+             win + at + (lo - w));
   });
   x.finish(win, len);
 }

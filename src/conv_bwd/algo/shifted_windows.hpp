@@ -25,10 +25,16 @@ void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
 // FP32 (runs are one row: a library call each would cost more than the copy), decode otherwise.
 void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out);
 
-// win[0 .. len) = the padded box of x channel `channel` of sample n over box positions [z0, z0 + len), rounded
-// (zeros in the padding and past the box). x's begin pads are c's; the box is geo's.
-void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n, int64_t channel,
-                     int64_t z0, int64_t len, float *win);
+// win[0 .. len) = phase `phase`'s box of x channel `channel` of sample n over box positions [z0, z0 + len),
+// rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.
+void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+                       int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win);
+
+// The one box of a stride-1 geometry.
+inline void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+                            int64_t channel, int64_t z0, int64_t len, float *win) {
+  pack_phase_window(c, geo, x, n, channel, 0, z0, len, win);
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
