@@ -73,8 +73,12 @@ const char *const kAlgos[4] = {"auto", "-gemm_backward_data", "-gemm_backward_da
 // No value near FLT_MAX: an fp32 product or sum that overflows (-3e38 · 4 → -Inf, then + Inf → NaN) is what the
 // cube computes, but not the fp64 reference's answer, and the tolerance model assumes no overflow. Finite values are
 // exact in FP16, so integer data stays exact.
-const double kSpecials[6] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-                             -std::numeric_limits<double>::infinity(), 0.0, 1e4, -1000.5};
+const double kSpecials[6] = {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             0.0,
+                             1e4,
+                             -1000.5};
 
 aclrtStream g_stream = nullptr;
 
@@ -96,8 +100,8 @@ struct RunSettings {
   int threads = 1;
 };
 
-// Everything a run needs besides the case.
-struct Plan {
+// A decoded case and the settings of its four runs.
+struct Trial {
   ConvCase c;
   RunSettings a, b, other_isa, reference;
 };
@@ -212,9 +216,9 @@ Layout decode_layout(uint8_t b, int rank) {
 int64_t product_of(const int64_t (&v)[3]) { return v[0] * v[1] * v[2]; }
 
 // Decodes the case and the run settings; false when the input describes a problem outside the budget.
-bool decode(const uint8_t *data, size_t size, Plan *plan) {
+bool decode(const uint8_t *data, size_t size, Trial *trial) {
   Reader in(data, size);
-  ConvCase &c = plan->c;
+  ConvCase &c = trial->c;
   aclnn_cpu::conv_bwd::ConvDesc &d = c.desc;
   const uint8_t shape = in.byte(), groups = in.byte(), cx = in.byte(), cy = in.byte(), mask = in.byte(),
                 dtypes = in.byte(), precision = in.byte(), run = in.byte(), data_kind = in.byte();
@@ -258,16 +262,16 @@ bool decode(const uint8_t *data, size_t size, Plan *plan) {
   }
 
   const int isa = run % 3;
-  plan->a = {kIsas[isa], kAlgos[(run >> 2) % 4], 1};
-  plan->b = plan->a;
-  plan->b.threads = 2;
-  plan->other_isa = {kIsas[(isa + 1 + ((run >> 6) & 1)) % 3], plan->a.algo, 1 + ((run >> 5) & 1)};
-  plan->reference = {kIsas[isa], "reference", 1 + ((run >> 4) & 1)};
+  trial->a = {kIsas[isa], kAlgos[(run >> 2) % 4], 1};
+  trial->b = trial->a;
+  trial->b.threads = 2;
+  trial->other_isa = {kIsas[(isa + 1 + ((run >> 6) & 1)) % 3], trial->a.algo, 1 + ((run >> 5) & 1)};
+  trial->reference = {kIsas[isa], "reference", 1 + ((run >> 4) & 1)};
   return true;
 }
 
-std::string describe(const Plan &plan) {
-  const ConvCase &c = plan.c;
+std::string describe(const Trial &trial) {
+  const ConvCase &c = trial.c;
   std::ostringstream os;
   os << conformance::case_text(c) << "\n  int_range " << c.int_range << ", hf32 "
      << (c.hf32_rounding == aclnn_cpu::Hf32Rounding::kNearestEven ? "rne" : "away") << ", fp8 overflow "
@@ -281,20 +285,20 @@ std::string describe(const Plan &plan) {
   for (const ConvCase::Special &sp : c.specials) {
     os << "\n  special " << conformance::kSlotName[sp.slot] << "[" << sp.index << "] = " << sp.value;
   }
-  os << "\n  runs: A isa " << plan.a.isa << " algo " << plan.a.algo << " threads 1; B threads 2; C isa "
-     << plan.other_isa.isa << " threads " << plan.other_isa.threads << "; R reference threads "
-     << plan.reference.threads;
+  os << "\n  runs: A isa " << trial.a.isa << " algo " << trial.a.algo << " threads 1; B threads 2; C isa "
+     << trial.other_isa.isa << " threads " << trial.other_isa.threads << "; R reference threads "
+     << trial.reference.threads;
   return os.str();
 }
 
-[[noreturn]] void fail(const Plan &plan, const std::string &what) {
-  std::fprintf(stderr, "\ndifferential_fuzz: MISMATCH: %s\n  case: %s\n", what.c_str(), describe(plan).c_str());
+[[noreturn]] void fail(const Trial &trial, const std::string &what) {
+  std::fprintf(stderr, "\ndifferential_fuzz: MISMATCH: %s\n  case: %s\n", what.c_str(), describe(trial).c_str());
   std::fflush(stderr);
   std::abort();
 }
 
-void apply(const Plan &plan, const RunSettings &r) {
-  const ConvCase &c = plan.c;
+void apply(const Trial &trial, const RunSettings &r) {
+  const ConvCase &c = trial.c;
   setenv("ACLNN_CPU_SOC", aclnn_cpu::product_name(c.desc.product), 1);
   setenv("ACLNN_CPU_STRICT", "0", 1);
   setenv("ACLNN_CPU_NUM_THREADS", std::to_string(r.threads).c_str(), 1);
@@ -303,29 +307,29 @@ void apply(const Plan &plan, const RunSettings &r) {
   setenv("ACLNN_CPU_HF32_ROUNDING", c.hf32_rounding == aclnn_cpu::Hf32Rounding::kNearestEven ? "rne" : "away", 1);
   setenv("ACLNN_CPU_FP8_OVERFLOW", c.fp8_overflow == aclnn_cpu::Fp8Overflow::kNan ? "nan" : "saturate", 1);
   std::string error;
-  if (!aclnn_cpu::load_settings_from_env(&error)) fail(plan, "settings rejected: " + error);
+  if (!aclnn_cpu::load_settings_from_env(&error)) fail(trial, "settings rejected: " + error);
 }
 
 // Whether GetWorkspaceSize accepts the case (the decoder aims at valid calls; the rest are skipped).
-bool accepted(const Plan &plan) {
-  apply(plan, plan.a);
-  CaseTensors tensors(plan.c);
+bool accepted(const Trial &trial) {
+  apply(trial, trial.a);
+  CaseTensors tensors(trial.c);
   uint64_t bytes = 0;
   aclOpExecutor *executor = nullptr;
-  conformance::ApiCall call(plan.c, tensors);
-  if (call.get_workspace_size(plan.c, &bytes, &executor) != ACLNN_SUCCESS) return false;
+  conformance::ApiCall call(trial.c, tensors);
+  if (call.get_workspace_size(trial.c, &bytes, &executor) != ACLNN_SUCCESS) return false;
   aclDestroyAclOpExecutor(executor);
   return true;
 }
 
 // One checked run from poisoned outputs; the tensors keep its results.
-CaseTensors checked_run(const Plan &plan, const RunSettings &r, const char *name) {
-  apply(plan, r);
-  CaseTensors tensors(plan.c);
-  const ::testing::AssertionResult ok = conformance::check_case(plan.c, tensors, conformance::Path::kApi, g_stream);
+CaseTensors checked_run(const Trial &trial, const RunSettings &r, const char *name) {
+  apply(trial, r);
+  CaseTensors tensors(trial.c);
+  const ::testing::AssertionResult ok = conformance::check_case(trial.c, tensors, conformance::Path::kApi, g_stream);
   if (!ok) {
-    fail(plan, std::string("run ") + name + " (isa " + r.isa + ", algo " + r.algo + ", threads " +
-                   std::to_string(r.threads) + ") against the fp64 reference: " + ok.message());
+    fail(trial, std::string("run ") + name + " (isa " + r.isa + ", algo " + r.algo + ", threads " +
+                    std::to_string(r.threads) + ") against the fp64 reference: " + ok.message());
   }
   return tensors;
 }
@@ -334,18 +338,18 @@ bool requested(const ConvCase &c, const CaseTensors &t, int s) {
   return c.desc.present[s] && c.desc.mask[s - conformance::kGradInput] && t.t[s].numel() > 0 && !t.empty_inputs();
 }
 
-void expect_identical(const Plan &plan, const CaseTensors &x, const CaseTensors &y, const char *what) {
+void expect_identical(const Trial &trial, const CaseTensors &x, const CaseTensors &y, const char *what) {
   for (int s = conformance::kGradInput; s < conformance::kSlots; ++s) {
-    if (plan.c.desc.present[s] && x.t[s].bytes() != y.t[s].bytes()) {
-      fail(plan, std::string(conformance::kSlotName[s]) + " differs bitwise between " + what);
+    if (trial.c.desc.present[s] && x.t[s].bytes() != y.t[s].bytes()) {
+      fail(trial, std::string(conformance::kSlotName[s]) + " differs bitwise between " + what);
     }
   }
 }
 
 // `fast` against the library's reference run: R's value is the expected one, the tolerance that of the test
 // reference (its term counts and magnitudes).
-void expect_near_reference(const Plan &plan, const CaseTensors &fast, const CaseTensors &ref, const char *name) {
-  const ConvCase &c = plan.c;
+void expect_near_reference(const Trial &trial, const CaseTensors &fast, const CaseTensors &ref, const char *name) {
+  const ConvCase &c = trial.c;
   const conformance::RefSetup setup = conformance::ref_setup(c);
   const conformance::Dense5 go = ref.dense(conformance::kGradOutput), x = ref.dense(conformance::kInput),
                             w = ref.dense(conformance::kWeight);
@@ -356,14 +360,15 @@ void expect_near_reference(const Plan &plan, const CaseTensors &fast, const Case
                                                                 : conformance::ref_grad_bias(go);
     for (int64_t i = 0; i < ref.t[s].numel(); ++i) sums.sum[i] = ref.t[s].get(i);
     const ::testing::AssertionResult ok = conformance::check_output(c, static_cast<Slot>(s), fast.t[s], sums, false);
-    if (!ok) fail(plan, std::string("run ") + name + " against the reference algorithms (R): " + ok.message());
+    if (!ok) fail(trial, std::string("run ") + name + " against the reference algorithms (R): " + ok.message());
   }
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&g_stream) != ACL_SUCCESS) {
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+      aclrtCreateStream(&g_stream) != ACL_SUCCESS) {
     std::abort();
   }
   return 0;
@@ -371,21 +376,24 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const bool trace = std::getenv("DIFFERENTIAL_FUZZ_TRACE") != nullptr;  // shows what each input became
-  Plan plan;
-  const bool in_budget = decode(data, size, &plan);
-  const bool valid = in_budget && accepted(plan);
+  Trial trial;
+  const bool in_budget = decode(data, size, &trial);
+  const bool valid = in_budget && accepted(trial);
   if (trace) {
-    std::fprintf(stderr, "differential_fuzz: %s: %s\n", !in_budget ? "over budget" : valid ? "runs" : "rejected",
-                 describe(plan).c_str());
+    std::fprintf(stderr, "differential_fuzz: %s: %s\n",
+                 !in_budget ? "over budget"
+                 : valid    ? "runs"
+                            : "rejected",
+                 describe(trial).c_str());
     if (in_budget && !valid) std::fprintf(stderr, "  %s\n", conformance::recent_api_error().c_str());
   }
   if (!valid) return 0;
-  const CaseTensors a = checked_run(plan, plan.a, "A");
-  const CaseTensors b = checked_run(plan, plan.b, "B");
-  expect_identical(plan, a, b, "1 and 2 threads (runs A and B)");
-  const CaseTensors other = checked_run(plan, plan.other_isa, "C");
-  const CaseTensors ref = checked_run(plan, plan.reference, "R");
-  expect_near_reference(plan, a, ref, "A");
-  expect_near_reference(plan, other, ref, "C");
+  const CaseTensors a = checked_run(trial, trial.a, "A");
+  const CaseTensors b = checked_run(trial, trial.b, "B");
+  expect_identical(trial, a, b, "1 and 2 threads (runs A and B)");
+  const CaseTensors other = checked_run(trial, trial.other_isa, "C");
+  const CaseTensors ref = checked_run(trial, trial.reference, "R");
+  expect_near_reference(trial, a, ref, "A");
+  expect_near_reference(trial, other, ref, "C");
   return 0;
 }
