@@ -90,6 +90,7 @@ ctest_figures() {
   record "$stage" failed "$bad"
   record "$stage" skipped "$skipped"
   record "$stage" passed "$((total - bad - skipped))"
+  record "$stage" test_seconds "$(sed -nE 's/^Total Test time \(real\) = *([0-9.]+) sec.*/\1/p' "$log" | tail -n 1)"
   grep -E '^\s+[0-9]+ - .* \((Failed|Timeout|SEGFAULT|Subprocess aborted|Child aborted|Exception|Not Run)' "$log" |
     sed -E 's/^\s+[0-9]+ - //' | head -n 40 | while read -r t; do record "$stage" failed_test "$t"; done
   return 0
@@ -103,7 +104,11 @@ sanitizer_figures() {
   record "$1" tsan_reports "$(grep -c 'WARNING: ThreadSanitizer' "$2")"
 }
 
-has_preset() { cmake --list-presets=configure 2>/dev/null | grep -q "\"$1\""; }
+has_preset() {
+  local list
+  list=$(cmake --list-presets=configure 2>/dev/null)
+  [[ $list == *"\"$1\""* ]]
+}
 
 # build_preset PRESET LOG: configure + build; false on failure.
 build_preset() {
@@ -123,17 +128,18 @@ stage_release() {
 stage_crosscheck() {
   local log=$logs/crosscheck.log
   build_preset release "$log" || { record crosscheck status "build failed"; return 1; }
-  if ! (cd build/release && ctest -N -R '^torch_crosscheck' | grep -q 'torch_crosscheck'); then
+  local listed  # (not piped into grep -q: with pipefail, ctest's SIGPIPE would read as "not registered")
+  listed=$(cd build/release && ctest -N -R '^torch_crosscheck')
+  if [[ $listed != *torch_crosscheck* ]]; then
     record crosscheck status "not run: /usr/bin/python3 cannot import torch and numpy (apt-get install python3-torch)"
     return 0
   fi
-  run ctest --preset release -j "$jobs" -R '^torch_crosscheck' >>"$log" 2>&1
+  run ctest --preset release -j "$jobs" -V -R '^torch_crosscheck' >>"$log" 2>&1
   local rc=$?
   ctest_figures crosscheck "$log"
   record crosscheck torch "$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)"
-  # torch_crosscheck.py's closing lines (cases compared per run).
-  grep -E '^(torch_crosscheck|crosscheck|[0-9]+ cases|PASS|FAIL|summary)' "$log" | tail -n 10 |
-    while read -r l; do record crosscheck line "$l"; done
+  # torch_crosscheck.py's closing line per run: "torch_crosscheck: N configurations, F failed; ...".
+  grep -oE 'torch_crosscheck: [0-9]+ configurations.*' "$log" | while read -r l; do record crosscheck line "$l"; done
   [[ $rc -eq 0 ]] && record crosscheck status passed || record crosscheck status failed
   return $rc
 }
@@ -174,8 +180,9 @@ for line in open(sys.argv[1], errors="replace"):
         names.setdefault(m.group(1), m.group(2))
 for n in sorted(figures, key=int):
     f = figures[n]
-    print("target\t%s|%s|%s|%s|%s|%s|%s" % (names.get(n, "#" + n), f.get("runs", "?"), f.get("average_exec_per_sec", "?"),
-          f.get("new_units_added", "?"), f.get("wall", "?"), f.get("result", "?"), f.get("finding", "")))
+    cells = [names.get(n, "#" + n)] + [f.get(k, "?") for k in ("runs", "average_exec_per_sec", "new_units_added",
+                                                                "wall", "result")] + [f.get("finding", "")]
+    print("target\t" + "|".join(cells))
 EOF
   # Inputs libFuzzer saved as crash-/leak-/timeout-/oom- files during this run (run_fuzzer.cmake's artifact prefix).
   find build/fuzz -newer "$marker" -type f \( -name '*-crash-*' -o -name '*-leak-*' -o -name '*-timeout-*' \
@@ -226,42 +233,49 @@ stage_bench() {
   sed -n '/^summary: geometric means/,/^$/p' "$logs/bench.txt" | sed '1,2d' | grep -E '^\S+\s+[0-9]+\s+[0-9]+\s' |
     while read -r l; do record bench row "$l"; done
   grep -E '^(scaling|our cost)' "$logs/bench.txt" | while read -r l; do record bench line "$l"; done
-  [[ $rc -eq 0 ]] && record bench status passed || record bench status "failed (exit $rc: a call failed or a check differed)"
+  [[ $rc -eq 0 ]] && record bench status passed ||
+    record bench status "failed (exit $rc: a call failed or a check differed)"
   return $rc
 }
 
-# --- machine -------------------------------------------------------------------------------------------------------
-{
-  printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-  printf 'commit\t%s%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
-    "$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
-  printf 'branch\t%s\n' "$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)"
-  printf 'cpu\t%s\n' "$(lscpu | sed -n 's/^Model name:\s*//p' | head -n 1)"
-  printf 'nproc\t%s\n' "$(nproc)"
-  printf 'isa\t%s\n' "$(grep -o -w -E 'avx512f|avx2|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-  printf 'memory\t%s\n' "$(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
-  printf 'os\t%s\n' "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") / $(uname -r)"
-  printf 'gcc\t%s\n' "$(g++ --version 2>/dev/null | head -n 1)"
-  printf 'clang\t%s\n' "$(clang++ --version 2>/dev/null | head -n 1)"
-  printf 'cmake\t%s\n' "$(cmake --version | head -n 1)"
-  printf 'onednn\t%s\n' "$(dpkg-query -W -f '${Version}' libdnnl-dev 2>/dev/null || echo 'not installed')"
-  printf 'command\t%s\n' "scripts/verify_report.sh $*"
-} >"$data/machine.tsv"
+# The whole run is one function, so that bash has read all of it before anything runs (editing this file
+# during a run cannot change what the run does).
+main() {
+  # --- machine ---------------------------------------------------------------------------------------------------
+  {
+    printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+    printf 'commit\t%s%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
+      "$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    printf 'branch\t%s\n' "$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)"
+    printf 'cpu\t%s\n' "$(lscpu | sed -n 's/^Model name:\s*//p' | head -n 1)"
+    printf 'nproc\t%s\n' "$(nproc)"
+    printf 'isa\t%s\n' "$(grep -o -w -E 'avx512f|avx2|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+    printf 'memory\t%s\n' "$(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
+    printf 'os\t%s\n' "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") / $(uname -r)"
+    printf 'gcc\t%s\n' "$(g++ --version 2>/dev/null | head -n 1)"
+    printf 'clang\t%s\n' "$(clang++ --version 2>/dev/null | head -n 1)"
+    printf 'cmake\t%s\n' "$(cmake --version | head -n 1)"
+    printf 'onednn\t%s\n' "$(dpkg-query -W -f '${Version}' libdnnl-dev 2>/dev/null || echo 'not installed')"
+    printf 'command\t%s\n' "scripts/verify_report.sh $*"
+  } >"$data/machine.tsv"
 
-# --- stages --------------------------------------------------------------------------------------------------------
-overall=0
-for s in "${selected[@]}"; do
-  echo "=== verify_report: stage '$s' (log: $logs/$s.log)"
-  : >"$logs/$s.log"
-  start=$SECONDS
-  "stage_$s"
-  rc=$?
-  record "$s" seconds "$((SECONDS - start))"
-  printf '%s\n' "$s" >>"$data/stages"
-  [[ $rc -eq 0 ]] || overall=1
-  echo "=== verify_report: '$s' $(grep -P '^status\t' "$data/$s.tsv" | cut -f2) in $((SECONDS - start)) s"
-done
+  # --- stages ----------------------------------------------------------------------------------------------------
+  overall=0
+  for s in "${selected[@]}"; do
+    echo "=== verify_report: stage '$s' (log: $logs/$s.log)"
+    : >"$logs/$s.log"
+    start=$SECONDS
+    "stage_$s"
+    rc=$?
+    record "$s" seconds "$((SECONDS - start))"
+    printf '%s\n' "$s" >>"$data/stages"
+    [[ $rc -eq 0 ]] || overall=1
+    echo "=== verify_report: '$s' $(grep -P '^status\t' "$data/$s.tsv" | cut -f2) in $((SECONDS - start)) s"
+  done
 
-python3 "$root/scripts/verify_report_md.py" "$data" "$out"
-echo "verify_report: wrote $out"
-exit $overall
+  python3 "$root/scripts/verify_report_md.py" "$data" "$out"
+  echo "verify_report: wrote $out"
+  exit $overall
+}
+
+main "$@"

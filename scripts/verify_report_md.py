@@ -47,6 +47,8 @@ def ctest_text(f):
     skipped = first(f, "skipped", "0")
     if skipped != "0":
         text += f", {skipped} skipped"
+    if first(f, "test_seconds"):
+        text += f" (ctest {float(first(f, 'test_seconds')):.0f} s)"
     return text
 
 
@@ -77,6 +79,11 @@ def summary_figures(stage, f):
         if sanitizer_text(f):
             parts.append(sanitizer_text(f))
         return "; ".join(parts)
+    if stage == "crosscheck" and every(f, "line"):
+        counts = [line.split()[1:4:2] for line in every(f, "line")]  # "N configurations, F failed"
+        configs = sum(int(c[0]) for c in counts)
+        failed = sum(int(c[1]) for c in counts)
+        return f"{ctest_text(f)}; {configs} configurations compared with PyTorch, {failed} differed"
     if stage == "bench":
         rows = [r.split() for r in every(f, "row")]
         ratios = [f"{r[0]} {r[1]}t {r[3]}" for r in rows if len(r) >= 4]
