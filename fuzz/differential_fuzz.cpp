@@ -20,8 +20,9 @@
 //   1 groups:   kGroups[b%8]; bit3 one channel per group on the input side (depthwise)
 //   2, 3        channels per group of the input side / of the gradOutput side: kChannels[b%16]
 //   4 mask:     bits0-2 outputMask; bits3-5 leave that output out (NULL) when its mask bit is 0
-//   5 dtypes:   mode b%8 (0-2 all FP32/FP16/BF16, 3 each input random + outputs, 4 outputs random, 5 FP32
-//               inputs, 6-7 an 8-bit combination (b>>3)%4, forces Ascend950)
+//   5 dtypes:   mode b%8: 0-2 all FP32/FP16/BF16; 3-5 mixed (3 each input its own, 4 one for the inputs, 5 FP32
+//               inputs; outputs their own; all from 2-bit fields of two more bytes read after byte 10, which
+//               shift what follows by 2); 6-7 an 8-bit combination (b>>3)%4, forcing Ascend950
 //   6 precision: cubeMathType b%4; product kProducts[(b>>2)%5]; bit5 HF32 rne; bit6 FP8 overflow NaN
 //   7 run:      ISA cap of A/B kIsas[b%3]; algorithms kAlgos[(b>>2)%4]; bit4 threads of R; bit5 threads of C
 //   8 data:     bit0 integers (else uniform random); bits1-2 integer range - 1; bits3-4 number of specials
@@ -32,7 +33,7 @@
 //               s: extra size kExtra[b%16] (3-D: b%4); outputPadding (b>>4) % max(stride, dilation)
 //   20..25      layout of gradOutput, input, weight, gradInput, gradWeight, gradBias: bit0 strided view;
 //               bit1 gaps (inner step 2); bits2-4 storage offset; bits5-7 dim permutation
-//   26..        specials: slot byte (%3), element byte, value byte (kSpecials[b%6])
+//   26..        specials: slot byte (%3: gradOutput, input, weight), element byte, value byte (kSpecials[b%6])
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
