@@ -224,6 +224,7 @@ stage_bench() {
     return 1
   fi
   record bench args "$bench_args"
+  [[ -z $nice_level ]] || record bench note "run under nice -n $nice_level: the timings are not representative"
   # shellcheck disable=SC2086  # the arguments are meant to split
   run "$dir/bench/aclnn_cpu_bench" $bench_args >"$logs/bench.txt" 2>>"$log"
   local rc=$?
@@ -256,7 +257,7 @@ main() {
     printf 'clang\t%s\n' "$(clang++ --version 2>/dev/null | head -n 1)"
     printf 'cmake\t%s\n' "$(cmake --version | head -n 1)"
     printf 'onednn\t%s\n' "$(dpkg-query -W -f '${Version}' libdnnl-dev 2>/dev/null || echo 'not installed')"
-    printf 'command\t%s\n' "scripts/verify_report.sh $*"
+    printf 'command\t%s\n' "scripts/verify_report.sh$(printf ' %q' "$@")"
   } >"$data/machine.tsv"
 
   # --- stages ----------------------------------------------------------------------------------------------------

@@ -123,6 +123,8 @@ def section(stage, f, out):
     if stage == "bench":
         if first(f, "args"):
             out.append(f"- `aclnn_cpu_bench {first(f, 'args')}`; full output `logs/bench.txt`")
+        if first(f, "note"):
+            out.append(f"- **{first(f, 'note')}**")
         if first(f, "header"):
             out.append(f"- {first(f, 'header')}")
         rows = [r.split() for r in every(f, "row")]
