@@ -69,8 +69,11 @@ constexpr Product kProducts[5] = {Product::kAscend910B, Product::kAscend910_93, 
                                   Product::kAscend910, Product::kAscend310P};
 constexpr aclDataType kFloats[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 const char *const kIsas[3] = {"avx512", "avx2", "scalar"};
-const char *const kAlgos[4] = {"auto", "-gemm_backward_data", "-gemm_backward_data,-gemm_flipped_forward",
-                               "-gemm_flipped_forward"};
+// auto; the GEMMs where the direct row algorithms would run; each output's second GEMM; the col2im GEMM and the
+// transposed forward GEMM alone for gradInput.
+const char *const kAlgos[4] = {"auto", "-direct_data,-depthwise_weight",
+                               "-direct_data,-depthwise_weight,-gemm_backward_data,-gemm_weight_shifted",
+                               "-direct_data,-gemm_flipped_forward"};
 // No value near FLT_MAX: an fp32 product or sum that overflows (-3e38 · 4 → -Inf, then + Inf → NaN) is what the
 // cube computes, but not the fp64 reference's answer, and the tolerance model assumes no overflow. Finite values are
 // exact in FP16, so integer data stays exact.
