@@ -245,8 +245,12 @@ main() {
   # --- machine ---------------------------------------------------------------------------------------------------
   {
     printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-    printf 'commit\t%s%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
-      "$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+      printf 'commit\t%s%s\n' "$(git rev-parse --short=12 HEAD)" \
+        "$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    else
+      printf 'commit\tunknown (not a git checkout)\n'
+    fi
     printf 'branch\t%s\n' "$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)"
     printf 'cpu\t%s\n' "$(lscpu | sed -n 's/^Model name:\s*//p' | head -n 1)"
     printf 'nproc\t%s\n' "$(nproc)"
