@@ -18,18 +18,7 @@ namespace {
 using conformance::kGradInput;
 using conformance::kGradOutput;
 
-class ConcurrencyEvents : public runtime_test::RuntimeTest {
- protected:
-  void SetUp() override {
-    RuntimeTest::SetUp();
-    aclnn_cpu::set_product(aclnn_cpu::Product::kAscend910B);
-    cases_ = mixed_cases();
-    expected_ = serial_outputs(cases_);
-  }
-
-  std::vector<ConvCase> cases_;
-  std::vector<std::vector<unsigned char>> expected_;
-};
+class ConcurrencyEvents : public SerialReference {};
 
 // One call's tensors with gradOutput's device buffer zeroed: only an upload queued on a stream gives it its
 // data, so a compute that does not wait for that upload gives a different result.

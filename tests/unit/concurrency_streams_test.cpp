@@ -18,18 +18,7 @@ constexpr int kHostThreads = 8;
 constexpr int kStreamsPerThread = 2;
 constexpr int kRounds = 3;
 
-class ConcurrencyStreams : public runtime_test::RuntimeTest {
- protected:
-  void SetUp() override {
-    RuntimeTest::SetUp();
-    aclnn_cpu::set_product(aclnn_cpu::Product::kAscend910B);
-    cases_ = mixed_cases();
-    expected_ = serial_outputs(cases_);
-  }
-
-  std::vector<ConvCase> cases_;
-  std::vector<std::vector<unsigned char>> expected_;
-};
+class ConcurrencyStreams : public SerialReference {};
 
 // What one host thread saw; reported by the main thread.
 struct Outcome {

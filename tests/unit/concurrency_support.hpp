@@ -15,6 +15,8 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "conformance_harness.hpp"
+#include "core/config.hpp"
+#include "runtime_fixture.hpp"
 
 namespace concurrency {
 
@@ -290,5 +292,19 @@ inline std::vector<std::vector<unsigned char>> serial_outputs(const std::vector<
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
   return expected;
 }
+
+// A runtime fixture holding the mixed problems and their serial outputs: what every concurrent run must reproduce.
+class SerialReference : public runtime_test::RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    aclnn_cpu::set_product(aclnn_cpu::Product::kAscend910B);
+    cases_ = mixed_cases();
+    expected_ = serial_outputs(cases_);
+  }
+
+  std::vector<ConvCase> cases_;
+  std::vector<std::vector<unsigned char>> expected_;
+};
 
 }  // namespace concurrency

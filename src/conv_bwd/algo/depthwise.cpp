@@ -90,9 +90,18 @@ float fold_lanes(float *lanes) {
   return lanes[0];
 }
 
-}  // namespace
-
-namespace {
+// Folds the lanes of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a sum is not finite.
+bool store_lanes(const Canonical &c, int64_t g, float *lanes, const Rounding &rounding, const View5 &grad_weight) {
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
+  bool finite = true;
+  for (int64_t m = 0; m < m_n; ++m) {
+    float sums[kMaxDwTaps];
+    for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
+    finite = finite && all_finite(sums, kk);
+    store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
+  }
+  return finite;
+}
 
 // Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions); per tap
 // one dot over the whole plane. False when a sum is not finite.
@@ -112,23 +121,17 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
         pack_box_window(c, geo, x, n, g, 0, box, xs);
         for (int64_t m = 0; m < m_n; ++m) {
           std::fill(ys, ys + geo.q_len, 0.0f);
-          for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-            const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
-            if (oh >= oh_n || w >= ow_n) return;
-            read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + w, std::min(count, ow_n - w), ys + at);
-          });
+          for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
+                            [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                              read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + ow, count, ys + at);
+                            });
           float *acc = lanes + m * kk * kDwLanes;
           for (int64_t tap = 0; tap < kk; ++tap) {
             k.dot(ys, 0, xs + geo.shift(c, tap), 0, 1, geo.q_len, acc + tap * kDwLanes);
           }
         }
       }
-      for (int64_t m = 0; m < m_n; ++m) {
-        float sums[kMaxDwTaps];
-        for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
-        if (!all_finite(sums, kk)) finite.store(false, std::memory_order_relaxed);
-        store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
-      }
+      if (!store_lanes(c, g, lanes, rounding, grad_weight)) finite.store(false, std::memory_order_relaxed);
     }
   });
   return finite.load();
@@ -171,14 +174,12 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
           std::fill(dx, dx + q_len, 0.0f);
           k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
           const int64_t channel = g * cx_n + cx;
-          for_each_row_segment(0, geo.q_len, geo.wp, [&](int64_t box_row, int64_t col, int64_t count, int64_t at) {
-            const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
-            if (oh >= oh_n || col >= ow_n) return;
-            const int64_t len = std::min(count, ow_n - col);
-            fin &= all_finite(dx + at, len);
-            store_run(grad_input, n, channel, (od * oh_n + oh) * ow_n + col, len, dx + at, ResultKind::kGradInput,
-                      rounding);
-          });
+          for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
+                            [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                              fin &= all_finite(dx + at, count);
+                              store_run(grad_input, n, channel, (od * oh_n + oh) * ow_n + ow, count, dx + at,
+                                        ResultKind::kGradInput, rounding);
+                            });
         }
       }
     }
@@ -214,11 +215,7 @@ bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScrat
           });
         }
       }
-      for (int64_t m = 0; m < m_n; ++m) {
-        float sums[kMaxDwTaps];
-        for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
-        store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
-      }
+      store_lanes(c, g, lanes, rounding, grad_weight);  // no padding products on this path: always exact
     }
   });
   return true;

@@ -149,12 +149,11 @@ class ForwardGemm {
         continue;
       }
       const int64_t oh_n = f_.y_size[1], ow_n = f_.y_size[2];
-      for_each_row_segment(t.p0, t.nt, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-        const int64_t od = box_row / geo_.hp, oh = box_row % geo_.hp;
-        if (oh >= oh_n || w >= ow_n) return;
-        store_run(out_, t.n, channel, (od * oh_n + oh) * ow_n + w, std::min(count, ow_n - w), row + at,
-                  ResultKind::kGradInput, rounding_);
-      });
+      for_each_real_run(geo_, oh_n, ow_n, t.p0, t.nt,
+                        [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                          store_run(out_, t.n, channel, (od * oh_n + oh) * ow_n + ow, count, row + at,
+                                    ResultKind::kGradInput, rounding_);
+                        });
     }
   }
 

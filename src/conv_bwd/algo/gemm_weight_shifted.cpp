@@ -72,11 +72,10 @@ class ShiftedWeightGemm {
       std::fill(row, row + kcp, 0.0f);
       if (r >= m_) continue;
       const int64_t channel = blk.g * m_ + r;
-      for_each_row_segment(blk.q0, blk.kc, geo_.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-        const int64_t od = box_row / geo_.hp, oh = box_row % geo_.hp;
-        if (oh >= oh_n || w >= ow_n) return;
-        copy_run(dy_, v.index(blk.n, channel, od, oh, w), v.strides[4], std::min(count, ow_n - w), row + at);
-      });
+      for_each_real_run(geo_, oh_n, ow_n, blk.q0, blk.kc,
+                        [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                          copy_run(dy_, v.index(blk.n, channel, od, oh, ow), v.strides[4], count, row + at);
+                        });
       dy_.finish(row, kcp);
     }
   }

@@ -21,6 +21,17 @@ void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
   }
 }
 
+// Visits the real y positions of q-space [q0, q0 + len), junk positions skipped, one output-row run at a time:
+// (od, oh, ow, count, offset from q0). oh_n, ow_n: y's height and width.
+template <typename Visit>
+void for_each_real_run(const ShiftedGeometry &geo, int64_t oh_n, int64_t ow_n, int64_t q0, int64_t len, Visit visit) {
+  for_each_row_segment(q0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+    const int64_t oh = box_row % geo.hp;
+    if (oh >= oh_n || w >= ow_n) return;
+    visit(box_row / geo.hp, oh, w, std::min(count, ow_n - w), at);
+  });
+}
+
 // Copies count elements of r's tensor from element index (spacing stride) to out, unrounded: an inline loop for
 // FP32 (runs are one row: a library call each would cost more than the copy), decode otherwise.
 void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out);

@@ -1,3 +1,5 @@
+// The kernels of each ISA, picked by the plan's ISA (already capped to what the CPU runs). The x86 kernels exist
+// only where they were compiled (src/CMakeLists.txt); elsewhere every ISA gets the portable ones.
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 #include "conv_bwd/kernels/dw_rows.hpp"
@@ -5,18 +7,26 @@
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+namespace {
+
+template <typename Kernels>
+const Kernels &by_isa(Isa isa, const Kernels &scalar, const Kernels *avx2, const Kernels *avx512) {
+  if (isa == Isa::kAvx512 && avx512 != nullptr) return *avx512;
+  if (isa == Isa::kAvx2 && avx2 != nullptr) return *avx2;
+  return scalar;
+}
+
+}  // namespace
 
 const GemmUkernel &gemm_ukernel(Isa isa) {
   static const GemmUkernel kScalar{gemm_f32_4x8__scalar, 4, 8, Isa::kScalar, "gemm_f32_4x8__scalar"};
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const GemmUkernel kAvx2{gemm_f32_6x16__avx2_fma, 6, 16, Isa::kAvx2, "gemm_f32_6x16__avx2_fma"};
   static const GemmUkernel kAvx512{gemm_f32_8x32__avx512f, 8, 32, Isa::kAvx512, "gemm_f32_8x32__avx512f"};
-  if (isa == Isa::kAvx512) return kAvx512;
-  if (isa == Isa::kAvx2) return kAvx2;
+  return by_isa(isa, kScalar, &kAvx2, &kAvx512);
 #else
-  (void)isa;
+  return by_isa<GemmUkernel>(isa, kScalar, nullptr, nullptr);
 #endif
-  return kScalar;
 }
 
 const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
@@ -24,26 +34,24 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const GemmNtUkernel kAvx2{gemm_nt_f32_3x4__avx2_fma, 3, 4, 8, Isa::kAvx2, "gemm_nt_f32_3x4__avx2_fma"};
   static const GemmNtUkernel kAvx512{gemm_nt_f32_4x4__avx512f, 4, 4, 16, Isa::kAvx512, "gemm_nt_f32_4x4__avx512f"};
-  if (isa == Isa::kAvx512) return kAvx512;
-  if (isa == Isa::kAvx2) return kAvx2;
+  return by_isa(isa, kScalar, &kAvx2, &kAvx512);
 #else
-  (void)isa;
+  return by_isa<GemmNtUkernel>(isa, kScalar, nullptr, nullptr);
 #endif
-  return kScalar;
 }
 
 const DwRowKernels &dw_row_kernels(Isa isa) {
-  static const DwRowKernels kScalar{dw_dot_f32__scalar, dw_axpy_f32__scalar, dw_taps_f32__scalar, Isa::kScalar, "dw_rows_f32__scalar"};
+  static const DwRowKernels kScalar{dw_dot_f32__scalar, dw_axpy_f32__scalar, dw_taps_f32__scalar, Isa::kScalar,
+                                    "dw_rows_f32__scalar"};
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
-  static const DwRowKernels kAvx2{dw_dot_f32__avx2_fma, dw_axpy_f32__avx2_fma, dw_taps_f32__avx2_fma, Isa::kAvx2, "dw_rows_f32__avx2_fma"};
-  static const DwRowKernels kAvx512{dw_dot_f32__avx512f, dw_axpy_f32__avx512f, dw_taps_f32__avx512f,
-                                        Isa::kAvx512, "dw_rows_f32__avx512f"};
-  if (isa == Isa::kAvx512) return kAvx512;
-  if (isa == Isa::kAvx2) return kAvx2;
+  static const DwRowKernels kAvx2{dw_dot_f32__avx2_fma, dw_axpy_f32__avx2_fma, dw_taps_f32__avx2_fma, Isa::kAvx2,
+                                  "dw_rows_f32__avx2_fma"};
+  static const DwRowKernels kAvx512{dw_dot_f32__avx512f, dw_axpy_f32__avx512f, dw_taps_f32__avx512f, Isa::kAvx512,
+                                    "dw_rows_f32__avx512f"};
+  return by_isa(isa, kScalar, &kAvx2, &kAvx512);
 #else
-  (void)isa;
+  return by_isa<DwRowKernels>(isa, kScalar, nullptr, nullptr);
 #endif
-  return kScalar;
 }
 
 }  // namespace conv_bwd
