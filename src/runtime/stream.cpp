@@ -145,8 +145,8 @@ void Stream::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (queue_.empty() && !stopping_) {
+      const uint64_t seen = finished_;  // read under the lock: request_stop(true) advances it
       lock.unlock();
-      const uint64_t seen = finished_;
       poll_for(kWorkerPoll, [&] { return pushed_seen_.load(std::memory_order_acquire) > seen; });
       lock.lock();
     }
