@@ -31,6 +31,8 @@ class ConvBackwardOperation : public Operation {
   // GetWorkspaceSize (or at the last address refresh) is no longer live: its memory was freed.
   int check_memory(const char *api) const override;
 
+  bool runs_on_caller() const override { return plan_.on_caller; }
+
   const conv_bwd::Problem &problem() const { return problem_; }
 
  private:

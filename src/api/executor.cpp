@@ -126,9 +126,11 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
 
   std::shared_ptr<Operation> operation = std::move(claim.operation);
   clear_recent_error();  // so that a message after a refused enqueue is the runtime's reason, not an old one
-  aclError queued = runtime::enqueue(stream, [api, operation, workspace, needed]() -> aclError {
-    return run_operation(api, *operation, workspace, needed);
-  });
+  const bool on_caller = operation->runs_on_caller();
+  aclError queued = runtime::enqueue(
+      stream,
+      [api, operation, workspace, needed]() -> aclError { return run_operation(api, *operation, workspace, needed); },
+      on_caller);
   if (queued != ACL_SUCCESS) {
     const char *why = recent_error();
     return inner_error(ACLNN_ERR_RUNTIME_ERROR, api,

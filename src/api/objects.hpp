@@ -52,7 +52,8 @@ class Operation {
  public:
   virtual ~Operation() = default;
   virtual uint64_t workspace_size() const = 0;
-  // Runs the recorded work. Called on a stream's thread; returns an aclnnStatus.
+  // Runs the recorded work. Called on a stream's thread (or the launching thread: runs_on_caller); returns an
+  // aclnnStatus.
   virtual int run(void *workspace, uint64_t workspace_size) = 0;
   // On success stores in *out a copy of this operation whose input (is_output false) or output tensor number
   // `index` starts at `addr`. Returns an aclnnStatus and records a message naming `api` on failure. The
@@ -62,6 +63,9 @@ class Operation {
   // 0 while every aclrtMalloc block the recorded tensors lay in at the first phase is still live; otherwise
   // 161002 with a message naming `api` and the tensor (its memory was freed: running would use freed memory).
   virtual int check_memory(const char *api) const;
+  // True when the work is so small that the launch should run it on the calling thread if the stream is idle
+  // (see runtime::enqueue).
+  virtual bool runs_on_caller() const { return false; }
 };
 
 }  // namespace aclnn_cpu

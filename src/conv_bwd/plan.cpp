@@ -179,6 +179,17 @@ const char *algorithm_name(Algorithm algorithm) {
   return "none";
 }
 
+namespace {
+
+double call_macs(const Problem &p, const Canonical &c) {
+  const double dy_elements = static_cast<double>(c.batch) * static_cast<double>(c.y_channels()) *
+                             static_cast<double>(c.y_size[0] * c.y_size[1] * c.y_size[2]);
+  const double per_output = dy_elements * static_cast<double>(c.cx_per_group * c.kernel_numel());
+  return (p.mask[0] ? per_output : 0) + (p.mask[1] ? per_output : 0) + (p.mask[2] ? dy_elements : 0);
+}
+
+}  // namespace
+
 PlanContext current_plan_context() {
   PlanContext ctx;
   ctx.isa = usable_isa();
@@ -237,6 +248,8 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     plan.scratch_at = plan.bytes;
     plan.bytes = plan.scratch_at + plan.slot_bytes * static_cast<uint64_t>(plan.slots);
   }
+  plan.macs = canonical ? call_macs(p, c) : 0;
+  plan.on_caller = canonical && plan.macs <= kCallerMacs;
   return plan;
 }
 

@@ -61,7 +61,15 @@ struct Plan {
   uint64_t scratch_at = 0;  // then `slots` areas of slot_bytes
   uint64_t slot_bytes = 0;
   uint64_t bytes = 0;  // the whole workspace
+  double macs = 0;     // multiply-adds of the requested outputs (gradBias: one add per gradOutput element)
+  // Small enough that handing the call to the stream's thread and back costs more than computing it: the launch
+  // runs it on the calling thread when the stream is idle (issue 5: small problems stay on the calling thread).
+  bool on_caller = false;
 };
+
+// Calls of at most this many multiply-adds run on one thread in a few µs, about what a hand-off to the stream's
+// thread costs; they also stay below the size that parallel_for splits.
+constexpr double kCallerMacs = 1 << 16;
 
 // Above this much scratch per slot the GEMM algorithms refuse (the reference needs none besides staging).
 constexpr uint64_t kMaxSlotBytes = static_cast<uint64_t>(kMaxSlotFloats) * sizeof(float);

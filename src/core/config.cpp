@@ -241,9 +241,9 @@ void set_mem_limit(uint64_t bytes) {
   s.value.mem_limit = bytes;
 }
 
-int effective_num_threads() {
-  int n = settings().num_threads;
-  if (n > 0) return n;
+namespace {
+
+int usable_cpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
     int count = CPU_COUNT(&set);
@@ -251,6 +251,17 @@ int effective_num_threads() {
   }
   unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? static_cast<int>(hw) : 1;
+}
+
+}  // namespace
+
+int effective_num_threads() {
+  int n = settings().num_threads;
+  if (n > 0) return n;
+  // Read once per process, as OpenMP runtimes do: the system call cost about a µs on the virtual machines
+  // measured, paid by every plan and every parallel loop of a call (issue 5's tiny calls).
+  static const int cpus = usable_cpus();
+  return cpus;
 }
 
 }  // namespace aclnn_cpu

@@ -47,7 +47,7 @@ void set_num_threads(int num_threads);
 // Internal (tests): the ACLNN_CPU_MEM_LIMIT setting; 0 removes the limit.
 void set_mem_limit(uint64_t bytes);
 
-// Threads to use for one call: the setting, or the CPUs this process may use when it is 0.
+// Threads to use for one call: the setting, or when it is 0 the CPUs this process may use (read at first use).
 int effective_num_threads();
 
 }  // namespace aclnn_cpu

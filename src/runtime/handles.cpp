@@ -34,8 +34,7 @@ aclError create_stream(const char *api, aclrtStream *stream) {
 
 aclError destroy_stream(const char *api, aclrtStream stream, bool force) {
   if (stream == nullptr) {
-    return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "stream", "NULL",
-                            "the default stream cannot be destroyed");
+    return invalid_argument(ACL_ERROR_INVALID_PARAM, api, "stream", "NULL", "the default stream cannot be destroyed");
   }
   State &s = state();
   std::unique_lock<std::mutex> lock(s.mutex);
@@ -67,10 +66,11 @@ aclError find_stream(const char *api, aclrtStream stream, std::shared_ptr<Stream
   return *out ? ACL_SUCCESS : not_live(api, "stream", stream, "stream");
 }
 
-aclError push_work(const char *api, aclrtStream stream, Work work) {
-  std::shared_ptr<Stream> target;
+aclError push_work(const char *api, aclrtStream stream, Work work, bool on_caller_when_idle) {
+  std::shared_ptr<Stream> target;  // held while the work runs here: a concurrent destroy cannot free the stream
   const aclError status = find_stream(api, stream, &target);
   if (status != ACL_SUCCESS) return status;
+  if (on_caller_when_idle && !on_stream_worker() && target->run_here_if_idle(&work)) return ACL_SUCCESS;
   if (target->push(std::move(work))) return ACL_SUCCESS;
   return fail(ACL_ERROR_INVALID_PARAM, api, "stream " + pointer_text(stream) + " is being destroyed");
 }

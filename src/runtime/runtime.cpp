@@ -11,9 +11,9 @@
 namespace aclnn_cpu {
 namespace runtime {
 
-aclError enqueue(aclrtStream stream, std::function<aclError()> work) {
+aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_caller_when_idle) {
   static const char kApi[] = "launch on stream";
-  return guarded(kApi, [&] { return push_work(kApi, stream, std::move(work)); });
+  return guarded(kApi, [&] { return push_work(kApi, stream, std::move(work), on_caller_when_idle); });
 }
 
 bool find_allocation(const void *p, const unsigned char **begin, const unsigned char **end) {

@@ -16,7 +16,11 @@ namespace runtime {
 // ACL_ERROR_RT_CONTEXT_NULL (an unknown stream: ACL_ERROR_INVALID_PARAM), each with a message for
 // aclGetRecentErrMsg. Never throws. Work runs on the stream's own thread; a message it records with
 // set_recent_error when it fails is handed to the thread that synchronizes.
-aclError enqueue(aclrtStream stream, std::function<aclError()> work);
+// `on_caller_when_idle`: when nothing is pending on the stream, run the work on the calling thread before
+// returning instead (small work, for which the hand-off to the stream's thread costs more than the work). It is
+// still counted as the stream's work: later work and synchronize wait for it, its failure is reported by the
+// next synchronize, not by enqueue.
+aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_caller_when_idle = false);
 
 // When `p` lies inside a live aclrtMalloc/aclrtMallocHost allocation, stores its byte range [*begin, *end)
 // and returns true.

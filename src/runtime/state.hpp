@@ -48,8 +48,8 @@ aclError get_current_context(const char *api, aclrtContext *context);
 aclError create_stream(const char *api, aclrtStream *stream);
 aclError destroy_stream(const char *api, aclrtStream stream, bool force);
 aclError find_stream(const char *api, aclrtStream stream, std::shared_ptr<Stream> *out);
-// Appends `work` to the stream found as by find_stream.
-aclError push_work(const char *api, aclrtStream stream, Work work);
+// Appends `work` to the stream found as by find_stream; `on_caller_when_idle`: see runtime::enqueue.
+aclError push_work(const char *api, aclrtStream stream, Work work, bool on_caller_when_idle = false);
 // Every live stream, the default one included.
 std::vector<std::shared_ptr<Stream>> live_streams();
 

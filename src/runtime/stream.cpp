@@ -82,6 +82,25 @@ bool Stream::push(Work work) {
   return true;
 }
 
+bool Stream::run_here_if_idle(Work *work) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ || finished_ != pushed_) return false;
+    ++pushed_;
+    pushed_seen_.store(pushed_, std::memory_order_release);
+    running_here_ = true;
+    here_id_ = std::this_thread::get_id();
+  }
+  std::string message;
+  const aclError status = execute(*work, &message);
+  *work = nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  running_here_ = false;
+  record_result(status, &message);
+  work_ready_.notify_one();
+  return true;
+}
+
 bool Stream::wait(int64_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mutex_);
   const uint64_t target = pushed_;
@@ -130,6 +149,12 @@ void Stream::request_stop(bool discard) {
 }
 
 void Stream::join() {
+  {
+    // Work running on a caller's thread (run_here_if_idle) is this stream's work too: destruction waits for it.
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (running_here_ && here_id_ != std::this_thread::get_id())
+      work_done_.wait(lock, [this] { return !running_here_; });
+  }
   if (!worker_.joinable()) return;
   if (std::this_thread::get_id() == worker_id_) {
     worker_.detach();  // the stream is being torn down from its own task; it exits after that task
@@ -150,7 +175,7 @@ void Stream::run() {
       poll_for(kWorkerPoll, [&] { return pushed_seen_.load(std::memory_order_acquire) > seen; });
       lock.lock();
     }
-    work_ready_.wait(lock, [this] { return !queue_.empty() || stopping_; });
+    work_ready_.wait(lock, [this] { return (!queue_.empty() && !running_here_) || (stopping_ && queue_.empty()); });
     if (queue_.empty()) break;  // stopping and drained
     Work work = std::move(queue_.front());
     queue_.pop_front();

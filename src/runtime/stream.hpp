@@ -28,6 +28,11 @@ class Stream {
   // Appends `work`. Returns false (dropping it) once the stream is shutting down.
   bool push(Work work);
 
+  // When nothing is pending, runs `work` on the calling thread as the stream's next piece of work (work pushed
+  // meanwhile waits for it; wait() counts it; a failure is kept for take_failure) and returns true. Otherwise
+  // (pending work, or shutting down) returns false and leaves `work` untouched.
+  bool run_here_if_idle(Work *work);
+
   // Waits until everything pushed before this call has run. `timeout_ms` < 0 waits without limit; returns
   // false when the time ran out first.
   bool wait(int64_t timeout_ms);
@@ -63,6 +68,8 @@ class Stream {
   std::atomic<uint64_t> pushed_seen_{0};
   std::atomic<uint64_t> finished_seen_{0};
   bool stopping_ = false;
+  bool running_here_ = false;  // run_here_if_idle is running work on a caller's thread: the worker waits
+  std::thread::id here_id_;    // that caller
   aclError failure_ = ACL_SUCCESS;
   std::string failure_message_;
   std::thread worker_;

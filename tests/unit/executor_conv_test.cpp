@@ -212,6 +212,20 @@ TEST_F(ConvEntry, TheExecutorOwnsCopiesOfEveryDescriptor) {
   for (float v : c.db) EXPECT_EQ(v, 4.0f);
 }
 
+TEST_F(ConvEntry, ASmallCallOnAnIdleStreamIsDoneWhenTheLaunchReturns) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  DeviceWorkspace workspace(size);
+  ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
+  // Issue 5: small problems stay on the calling thread (no hand-off to the stream's thread and back).
+  for (float v : c.dx) EXPECT_EQ(v, 2.0f);
+  for (float v : c.dw) EXPECT_EQ(v, 4.0f);
+  for (float v : c.db) EXPECT_EQ(v, 4.0f);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+}
+
 TEST_F(ConvEntry, AFailedValidationCreatesNoExecutor) {
   SmallCase c;
   uint64_t size = 5;

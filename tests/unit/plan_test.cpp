@@ -211,6 +211,19 @@ TEST(Plan, MisalignedDataGetsTheReference) {
   EXPECT_EQ(plan.grad_weight.refusals[2], "gemm_weight: a tensor's data is not aligned to its element size");
 }
 
+TEST(Plan, OnlyCallsOfAFewMultiplyAddsRunOnTheCaller) {
+  // The seed problem: 2·2·49 gradOutput elements, 2 x channels per group, 1 tap: 392 per output, 196 for gradBias.
+  const Plan seed = plan_of("mb2_g1_ic2oc2_ih7iw7_kh1kw1", context(Isa::kScalar, 2));
+  EXPECT_EQ(seed.macs, 392.0 + 392.0 + 196.0);
+  EXPECT_TRUE(seed.on_caller);
+  const Plan dx_only = plan_of("mb2_g1_ic2oc2_ih7iw7_kh1kw1_mask100", context(Isa::kScalar, 2));
+  EXPECT_EQ(dx_only.macs, 392.0);
+  // 8·8·16·16 = 16 384 gradOutput elements × 8 channels × 9 taps, twice: far past the limit.
+  const Plan layer = plan_of("mb1_g1_ic8oc8_ih16iw16_kh3kw3_ph1pw1", context(Isa::kScalar, 2));
+  EXPECT_EQ(layer.macs, 2.0 * 2048 * 72 + 2048);
+  EXPECT_FALSE(layer.on_caller);
+}
+
 TEST(Plan, KernelFollowsTheIsa) {
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
   EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx2).name, "gemm_f32_6x16__avx2_fma");
