@@ -16,6 +16,11 @@ namespace aclnn_cpu {
 namespace bench {
 namespace {
 
+// Milliseconds to about three significant digits (the tiny calls take microseconds).
+void print_ms(double ms) {
+  std::printf(ms < 1 ? "%9.4f " : ms < 100 ? "%9.3f " : "%9.2f ", ms);
+}
+
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
@@ -105,9 +110,10 @@ void print_row(const CaseResult &r, const Peak &peak) {
     return;
   }
   const double ours_gf = gflops(r.layer, r.ours_ms);
-  std::printf("%-22s %-4s %3d %3d %9.2f ", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads, r.ours_ms);
+  std::printf("%-22s %-4s %3d %3d ", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads);
+  print_ms(r.ours_ms);
   if (r.onednn) {
-    std::printf("%9.3f ", r.onednn_ms);
+    print_ms(r.onednn_ms);
   } else {
     std::printf("%9s ", "n/a");
   }
