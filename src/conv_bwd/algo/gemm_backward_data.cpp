@@ -31,16 +31,23 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
       const int64_t block = item % blocks, g = (item / blocks) % c.groups, n = item / (blocks * c.groups);
       const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0), mi = cb * kk;
       std::fill(planes, planes + cb * x_plane, 0.0f);
+      auto pack_weight = [&](int64_t k0, int64_t kc) {
+        const int64_t cy0 = g * c.cy_per_group + k0;
+        pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
+          if (const float *direct = plain_row_run(w, cy0 + k, c0 * kk)) return direct;
+          read_row_run(w, cy0 + k, c0 * kk, mi, out);
+          return out;
+        });
+      };
+      // One K block: the packed weight is the same for every position tile.
+      const bool one_block = c.cy_per_group <= kGemmKc;
+      if (one_block) pack_weight(0, c.cy_per_group);
       for (int64_t p0 = 0; p0 < y_plane; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
-          pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
-            if (const float *direct = plain_row_run(w, cy0 + k, c0 * kk)) return direct;
-            read_row_run(w, cy0 + k, c0 * kk, mi, out);
-            return out;
-          });
+          if (!one_block) pack_weight(k0, kc);
           pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
             if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0)) return direct;
             read_plane_run(dy, n, cy0 + k, p0, nt, out);

@@ -87,6 +87,10 @@ void col2im_run(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, co
     if (!s.inside || s.lo > s.hi) return;
     float *row = plane + (s.id * c.x_size[1] + s.ih) * c.x_size[2] + s.shift;
     const float *from = src + at - ow;
+    if (sw == 1) {  // the common case, written out so that it vectorises
+      for (int64_t w = s.lo; w <= s.hi; ++w) row[w] += from[w];
+      return;
+    }
     for (int64_t w = s.lo; w <= s.hi; ++w) row[w * sw] += from[w];
   });
 }
