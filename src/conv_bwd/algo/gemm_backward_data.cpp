@@ -55,10 +55,8 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
           });
           run_tiles(uk, mi, nt, kc, a_pack, b_pack, dcol, nt_max, k0 > 0);
         }
-        for (int64_t ch = 0; ch < cb; ++ch) {
-          for (int64_t kappa = 0; kappa < kk; ++kappa) {
-            col2im_run(c, kappa, p0, nt, dcol + (ch * kk + kappa) * nt_max, planes + ch * x_plane);
-          }
+        for (int64_t kappa = 0; kappa < kk; ++kappa) {
+          col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);
         }
       }
       for (int64_t ch = 0; ch < cb; ++ch) {

@@ -16,9 +16,11 @@ namespace conv_bwd {
 bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
                 int64_t count, float *out);
 
-// The transpose: adds src[i] to plane[position read by o0 + i] for every i whose position lies inside x,
-// i ascending; `plane` is one contiguous x channel (D·H·W floats).
-void col2im_run(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, const float *src, float *plane);
+// The transpose for `channels` x channels at once: for each channel ch, adds src[ch·src_stride + i] to
+// plane[ch·plane_stride + position read by o0 + i] for every i whose position lies inside x, i ascending; a
+// plane is one contiguous x channel (D·H·W floats). One walk over the positions serves every channel.
+void col2im_rows(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, int64_t channels, const float *src,
+                 int64_t src_stride, float *plane, int64_t plane_stride);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
