@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "call_overhead.hpp"
 #include "onednn.hpp"
 #include "options.hpp"
 #include "peak.hpp"
@@ -85,7 +86,8 @@ int main(int argc, char **argv) {
   const auto start = std::chrono::steady_clock::now();
   const Peak peak = measure_peak(o.peak);
   print_header(o, peak, layers);
-  const int status = run_all(o, layers, peak, stream);
+  int status = run_all(o, layers, peak, stream);
+  if (o.calls > 0 && !report_call_overhead(layers, o, stream)) status = 1;
   std::printf("\ntotal %.0f s; exit status %d (1: a call failed or a check differed)\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), status);
   aclrtDestroyStream(stream);

@@ -74,6 +74,9 @@ bool apply(const std::string &name, const std::string &value, Options *o, std::s
   } else if (name == "burst") {
     if (!parse_int(name, value, 1, 1000, &v, error)) return false;
     o->burst = static_cast<int>(v);
+  } else if (name == "calls") {
+    if (!parse_int(name, value, 1, 10000000, &v, error)) return false;
+    o->calls = static_cast<int>(v);
   } else if (name == "peak") {
     if (value != "avx2" && value != "avx512") {
       *error = "--peak takes avx2 or avx512, got \"" + value + "\"";
@@ -130,6 +133,8 @@ void print_usage(const char *program) {
       "  --gap-ms=N         idle milliseconds before each timed call (default 10)\n"
       "  --burst=N          each timed sample is N back-to-back calls of one side, as in a training loop, so\n"
       "                     thread pools stay awake (default 1); the gap comes before each burst\n"
+      "  --calls=N          after the table, N back-to-back calls of ours per layer with GetWorkspaceSize, launch\n"
+      "                     and synchronize timed apart (median µs; for the small layers: --cases=tiny)\n"
       "  --list             print the suite and exit\n",
       program);
 }

@@ -23,6 +23,7 @@ struct Options {
   std::string peak = "avx2";  // the FMA width the "% of peak" columns assume: avx2 or avx512
   int gap_ms = 10;            // idle time before each timed call (lets OpenMP's spinning workers go to sleep)
   int burst = 1;              // calls per timed sample, back to back (a training loop); ms = sample / burst
+  int calls = 0;              // > 0: also time this many back-to-back calls of ours per layer, phase by phase
   bool list = false;
   bool help = false;
 };

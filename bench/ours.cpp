@@ -1,6 +1,7 @@
 #include "ours.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace aclnn_cpu {
 namespace bench {
@@ -86,7 +87,11 @@ bool OursConv::setup(const Layer &layer, Precision p, const HostInputs &inputs, 
   return true;
 }
 
-bool OursConv::run(std::string *error) {
+bool OursConv::run(std::string *error) { return run_phases(nullptr, error); }
+
+bool OursConv::run_phases(double phases[3], std::string *error) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
   uint64_t workspace_size = 0;
   aclOpExecutor *executor = nullptr;
   aclnnStatus ret = aclnnConvolutionBackwardGetWorkspaceSize(
@@ -103,9 +108,17 @@ bool OursConv::run(std::string *error) {
     workspace_.reset(dev);
     workspace_capacity_ = workspace_size;
   }
+  const Clock::time_point t1 = Clock::now();
   ret = aclnnConvolutionBackward(workspace_size > 0 ? workspace_.get() : nullptr, workspace_size, executor, stream_);
   if (ret != ACL_SUCCESS) return fail("aclnnConvolutionBackward", ret, error);
+  const Clock::time_point t2 = Clock::now();
   const aclError sync = aclrtSynchronizeStream(stream_);
+  if (phases != nullptr) {
+    const Clock::time_point t3 = Clock::now();
+    phases[0] = std::chrono::duration<double>(t1 - t0).count();
+    phases[1] = std::chrono::duration<double>(t2 - t1).count();
+    phases[2] = std::chrono::duration<double>(t3 - t2).count();
+  }
   return sync == ACL_SUCCESS || fail("aclrtSynchronizeStream", sync, error);
 }
 

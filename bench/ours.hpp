@@ -37,6 +37,8 @@ class OursConv {
   explicit OursConv(aclrtStream stream) : stream_(stream) {}
   bool setup(const Layer &layer, Precision p, const HostInputs &inputs, std::string *error);
   bool run(std::string *error);  // one call; grows the cached workspace when it is too small
+  // run() with its three phases timed: GetWorkspaceSize, launch, synchronize (seconds, into phases[0..2]).
+  bool run_phases(double phases[3], std::string *error);
   bool read(Gradients *out, std::string *error) const;
 
  private:

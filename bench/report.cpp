@@ -17,9 +17,7 @@ namespace bench {
 namespace {
 
 // Milliseconds to about three significant digits (the tiny calls take microseconds).
-void print_ms(double ms) {
-  std::printf(ms < 1 ? "%9.4f " : ms < 100 ? "%9.3f " : "%9.2f ", ms);
-}
+void print_ms(double ms) { std::printf(ms < 1 ? "%9.4f " : ms < 100 ? "%9.3f " : "%9.2f ", ms); }
 
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");

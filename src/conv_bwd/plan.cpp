@@ -1,6 +1,7 @@
 #include "conv_bwd/plan.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 
 #include "conv_bwd/algo/depthwise.hpp"
@@ -95,10 +96,18 @@ struct Candidate {
   bool for_transposed;  // data-gradient candidates serve one kind of call only
 };
 
-std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c, const PlanContext &ctx,
-                    const GemmBlocking &b) {
+// What every candidate's refusal asks of the call's tensors, computed once per plan.
+struct TensorFacts {
+  bool aliased;     // an output shares memory with an operand
+  bool misaligned;  // a tensor's data is not aligned to its element size
+};
+
+// The refusals that need no blocking (checked first: most calls are decided without computing one).
+std::string shape_refusal(const Candidate &cand, const Problem &p, const Canonical &c, const PlanContext &ctx,
+                          const TensorFacts &facts) {
   if (ctx.reference_only) return "ACLNN_CPU_ALGO=reference";
-  if (ctx.disabled.find(std::string(",") + algorithm_name(cand.algorithm) + ",") != std::string::npos) {
+  if (!ctx.disabled.empty() &&
+      ctx.disabled.find(std::string(",") + algorithm_name(cand.algorithm) + ",") != std::string::npos) {
     return "disabled by ACLNN_CPU_ALGO";
   }
   const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted ||
@@ -109,22 +118,28 @@ std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c,
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
   }
-  const std::string stride =
-      std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" + std::to_string(p.stride[2]);
   const bool unit = p.stride[0] == 1 && p.stride[1] == 1 && p.stride[2] == 1;
+  auto stride = [&] {
+    return std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" + std::to_string(p.stride[2]);
+  };
   if (cand.algorithm == Algorithm::kGemmFlippedForward && !unit) {
-    return "stride " + stride + " is not 1 (the flipped forward relation would read inserted zeros)";
+    return "stride " + stride() + " is not 1 (the flipped forward relation would read inserted zeros)";
   }
   if (cand.algorithm == Algorithm::kGemmWeightShifted && !unit) {
     const ShiftedGeometry geo(c);
     const int64_t used = geo.used_phases(c);
     if (c.kernel_numel() < 2 * used) {
-      return "stride " + stride + ": " + std::to_string(c.kernel_numel()) + " taps over " + std::to_string(used) +
+      return "stride " + stride() + ": " + std::to_string(c.kernel_numel()) + " taps over " + std::to_string(used) +
              " stride phases (fewer than 2 per phase: no x value to share)";
     }
   }
-  if (outputs_alias_operands(p)) return "an output shares memory with an operand (only the reference stages first)";
-  if (tensors_misaligned(p)) return "a tensor's data is not aligned to its element size";
+  if (facts.aliased) return "an output shares memory with an operand (only the reference stages first)";
+  if (facts.misaligned) return "a tensor's data is not aligned to its element size";
+  return "";
+}
+
+// The refusals of a candidate's blocking: scratch beyond the limits.
+std::string size_refusal(const GemmBlocking &b) {
   const uint64_t bytes = static_cast<uint64_t>(b.slot_floats) * sizeof(float);
   if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
     return "needs " + std::to_string(bytes) + " bytes of scratch per thread, above " + std::to_string(kMaxSlotBytes);
@@ -136,12 +151,16 @@ std::string refusal(const Candidate &cand, const Problem &p, const Canonical &c,
   return "";
 }
 
-OutputPlan choose(const std::vector<Candidate> &list, const Problem &p, const Canonical &c, const GemmKernels &uk,
-                  const PlanContext &ctx) {
+OutputPlan choose(std::initializer_list<Candidate> list, const Problem &p, const Canonical &c, const GemmKernels &uk,
+                  const PlanContext &ctx, const TensorFacts &facts) {
   OutputPlan out;
   for (const Candidate &cand : list) {
-    const GemmBlocking b = cand.blocking(c, uk, ctx.threads);
-    const std::string why = refusal(cand, p, c, ctx, b);
+    std::string why = shape_refusal(cand, p, c, ctx, facts);
+    GemmBlocking b;
+    if (why.empty()) {
+      b = cand.blocking(c, uk, ctx.threads);
+      why = size_refusal(b);
+    }
     if (why.empty()) {
       out.algorithm = cand.algorithm;
       out.blocking = b;
@@ -208,6 +227,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   std::string why;
   // An inconsistent problem gets no fast path; execute() reports it.
   const bool canonical = make_canonical(p, &c, &why);
+  const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
@@ -215,14 +235,14 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                           {Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
                                           {Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
                                           {Algorithm::kGemmForward, gemm_forward_blocking, true}},
-                                         p, c, kernels, ctx)
+                                         p, c, kernels, ctx, facts)
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1]) {
     plan.grad_weight = canonical ? choose({{Algorithm::kDepthwiseWeight, depthwise_weight_blocking, false},
                                            {Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
                                            {Algorithm::kGemmWeight, gemm_weight_blocking, false}},
-                                          p, c, kernels, ctx)
+                                          p, c, kernels, ctx, facts)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
