@@ -52,6 +52,11 @@ const char *const kGeometries[] = {
     // gemm_weight_shifted with stride phases: stride 4, dilation 2, pad 3: the six taps read only phases 1 and 3
     // (phases 0 and 2 are never packed); two samples.
     "mb2_g1_ic3oc5_iw90_kw6_sw4_pw3_dw2",
+    // gemm_weight_shifted reading FP32 rows in place (1×1, stride 1, no padding): 5 dy rows per group (whole MR tiles
+    // in place, the rest packed), planes of 144 (whole vectors), groups, two samples; then planes of 900 in K blocks
+    // of 240 (in place) and a last one of 180 (not whole vectors: packed).
+    "mb2_g2_ic6oc10_ih9iw16_kh1kw1",
+    "mb1_g1_ic9oc8_ih30iw30_kh1kw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -76,8 +81,8 @@ TEST(ConformanceFastPaths, EveryMaskAlone) {
 }
 
 TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
-  for (const char *g :
-       {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9], kGeometries[13], kGeometries[16]}) {
+  for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9], kGeometries[13],
+                        kGeometries[16], kGeometries[21]}) {
     ConvCase c = parse_case(std::string(g) + "_dtf32_cmt1", Data::kRandom, 14);
     const int rank = c.desc.spatial_rank + 2;
     std::vector<int> channels_last(rank);

@@ -18,6 +18,16 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
+// A 1×1 kernel at stride 1 without padding on FP32 planes that need no rounding: q-space is the plane itself and
+// every tap row is an x row, so both operands can be read where they lie (in K blocks of whole vectors).
+bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandReader &dy) {
+  if (c.kernel_numel() != 1 || !unit_stride(c) || !x.plain() || !dy.plain()) return false;
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
+  }
+  return c.x.strides[4] == 1 && c.x.dense_from(2) && c.y.strides[4] == 1 && c.y.dense_from(2);
+}
+
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
   bool first;
@@ -35,14 +45,22 @@ class ShiftedWeightGemm {
         m_(c.cy_per_group),
         lda_(b.kc),
         phase_len_(b.kc + geo_.max_shift),
-        window_(geo_.phases * phase_len_) {}
+        window_(geo_.phases * phase_len_),
+        in_place_(rows_in_place(c, x_, dy_)) {}
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
     float *a = scratch, *windows = scratch + round_up(m_, uk_.mr) * lda_;
-    pack_dy(blk, kcp, a);
-    for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
+    // In place: whole MR tiles of dy rows and every x row are read where they lie; only a last partial tile is packed.
+    const bool in_place = in_place_ && kcp == blk.kc;
+    const int64_t m_in_place = in_place ? m_ / uk_.mr * uk_.mr : 0;
+    pack_dy(blk, kcp, m_in_place, a);
+    if (!in_place) {
+      for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
+    }
+    const float *dy_data = dy_.plain_data(), *x_data = x_.plain_data();
+    const View5 &yv = dy_.view(), &xv = x_.view();
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
     const int64_t mc = 8 * static_cast<int64_t>(uk_.mr), cols = blk.channels * kk_;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
@@ -52,22 +70,28 @@ class ShiftedWeightGemm {
         for (int r = 0; r < uk_.nr; ++r) {
           const int64_t col = j + std::min(r, nn - 1);
           const int64_t tap = col % kk_;
-          rows[r] = windows + (col / kk_) * window_ + geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
+          rows[r] = in_place ? x_data + xv.index(blk.n, blk.g * c_.cx_per_group + blk.c0 + col, 0, 0, 0) + blk.q0
+                             : windows + (col / kk_) * window_ + geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
         }
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
-          uk_.run(kcp, a + i * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          if (i < m_in_place) {
+            uk_.run(kcp, dy_data + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.q0, yv.strides[1], rows,
+                    acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          } else {
+            uk_.run(kcp, a + i * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          }
         }
       }
     }
   }
 
  private:
-  // dy rows of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros.
-  void pack_dy(const Block &blk, int64_t kcp, float *a) const {
+  // dy rows r ≥ first of the group over q-space [q0, q0 + kcp) at a + r·lda; rows past m and junk positions are zeros.
+  void pack_dy(const Block &blk, int64_t kcp, int64_t first, float *a) const {
     const View5 &v = dy_.view();
     const int64_t oh_n = c_.y_size[1], ow_n = c_.y_size[2];
-    for (int64_t r = 0; r < round_up(m_, uk_.mr); ++r) {
+    for (int64_t r = first; r < round_up(m_, uk_.mr); ++r) {
       float *row = a + r * lda_;
       std::fill(row, row + kcp, 0.0f);
       if (r >= m_) continue;
@@ -95,6 +119,7 @@ class ShiftedWeightGemm {
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_, lda_, phase_len_, window_;
+  const bool in_place_;
 };
 
 }  // namespace
