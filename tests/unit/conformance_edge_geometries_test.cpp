@@ -43,11 +43,15 @@ TEST(ConformanceEdgeGeometries, AgreeWithTheReference) {
   }
 }
 
-// One non-finite value in each operand, at the corner that meets the padding.
+// One non-finite value in each operand, at the corner that meets the padding. The last three: 1×1 layers whose
+// gradWeight reads FP32 rows in place (no operand scan: the result is checked), strided with and without padding
+// (gemm_weight, planes of 1024) and at stride 1 (gemm_weight_shifted).
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
-                        "mb1_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1", "mb1_g1_ic2oc3_iw600_kw3_pw1"}) {
+                        "mb1_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1", "mb1_g1_ic2oc3_iw600_kw3_pw1",
+                        "mb1_g1_ic2oc4_ih64iw64_kh1kw1_sh2sw2", "mb1_g1_ic2oc4_ih62iw62_kh1kw1_sh2sw2_ph1pw1",
+                        "mb1_g1_ic2oc4_ih32iw32_kh1kw1"}) {
     for (Slot s : {kGradOutput, kInput, kWeight}) {
       for (double v : {inf, -inf, std::nan("")}) {
         ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 23);

@@ -18,6 +18,13 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
+// FP32 gradOutput that needs no rounding, dense over each plane: the NT form reads its rows where they lie. Its
+// Inf/NaN are then not scanned (deviation 17b): the result is checked instead, as in the shifted algorithm.
+bool dy_rows_in_place(const Canonical &c, const GemmBlocking &b, const Rounding &rounding) {
+  return b.nt && c.y.dtype == ACL_FLOAT && rounding.keeps_every_value_of(ACL_FLOAT) && c.y.strides[4] == 1 &&
+         c.y.dense_from(2);
+}
+
 // One K block of one work item: rows [0, m) of dy against im2col columns [j0, j0 + nc).
 struct Block {
   int64_t g, n, o0, kc, j0, nc;
@@ -27,7 +34,16 @@ struct Block {
 class WeightGemm {
  public:
   WeightGemm(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const Rounding &rounding)
-      : c_(c), k_(k), b_(b), x_(c.x, rounding), dy_(c.y, rounding, true), kk_(c.kernel_numel()), m_(c.cy_per_group) {}
+      : c_(c),
+        k_(k),
+        b_(b),
+        x_(c.x, rounding),
+        dy_(c.y, rounding, true),
+        kk_(c.kernel_numel()),
+        m_(c.cy_per_group),
+        dy_in_place_(dy_rows_in_place(c, b, rounding)) {}
+
+  bool dy_in_place() const { return dy_in_place_; }
 
   // Accumulates the block into acc (row-major, leading dimension ldc); false if dy held a non-finite value.
   bool run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
@@ -49,7 +65,10 @@ class WeightGemm {
     const int64_t kcp = round_up(blk.kc, uk.lanes), mp = round_up(m_, uk.mr), np = round_up(blk.nc, uk.nr);
     float *a = scratch, *bp = scratch + mp * kcp;
     bool fin = true;
-    for (int64_t r = 0; r < mp; ++r) {
+    // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed.
+    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk.mr * uk.mr : 0;
+    const View5 &yv = dy_.view();
+    for (int64_t r = m_in_place; r < mp; ++r) {
       float *row = a + r * kcp;
       if (r < m_) fin &= read_dy(blk, r, row);
       std::fill(row + (r < m_ ? blk.kc : 0), row + kcp, 0.0f);
@@ -68,7 +87,12 @@ class WeightGemm {
         for (int r = 0; r < uk.nr; ++r) rows[r] = bp + (j + r) * kcp;
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
-          uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          if (i < m_in_place) {
+            const float *dy_row = dy_.plain_data() + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.o0;
+            uk.run(kcp, dy_row, yv.strides[1], rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          } else {
+            uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          }
         }
       }
     }
@@ -90,6 +114,7 @@ class WeightGemm {
   const GemmBlocking &b_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
+  const bool dy_in_place_;
 };
 
 }  // namespace
@@ -123,8 +148,8 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
   });
-  store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
-  return finite.load();
+  const bool result_finite = store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
+  return finite.load() && (result_finite || !gemm.dy_in_place());
 }
 
 }  // namespace conv_bwd
