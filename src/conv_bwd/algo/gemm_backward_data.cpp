@@ -21,6 +21,10 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
   const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
   const int64_t blocks = (c.cx_per_group + cb_max - 1) / cb_max;
   const int64_t mp_max = round_up(cb_max * kk, uk.mr);
+  // FP32 gradOutput needing no rounding, dense over each plane: whole NR panels of B are its rows, read in place
+  // (ldb = its channel stride); a last partial panel is packed.
+  const View5 &yv = c.y;
+  const bool b_in_place = dy.plain() && yv.strides[4] == 1 && yv.dense_from(2);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + mp_max * kGemmKc;
@@ -48,12 +52,22 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
           if (!one_block) pack_weight(k0, kc);
-          pack_panels_by_steps(uk.nr, nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
-            if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0)) return direct;
-            read_plane_run(dy, n, cy0 + k, p0, nt, out);
+          const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
+          pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
+            if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
+            read_plane_run(dy, n, cy0 + k, p0 + in_place, nt - in_place, out);
             return out;
           });
-          run_tiles(uk, mi, nt, kc, a_pack, b_pack, dcol, nt_max, k0 > 0);
+          const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
+          for (int64_t j = 0; j < nt; j += uk.nr) {
+            const int nn = static_cast<int>(std::min<int64_t>(uk.nr, nt - j));
+            const float *bj = j < in_place ? dy_rows + j : b_pack + (j - in_place) * kc;
+            const int64_t ldb = j < in_place ? yv.strides[1] : uk.nr;
+            for (int64_t i = 0; i < mi; i += uk.mr) {
+              const int mm = static_cast<int>(std::min<int64_t>(uk.mr, mi - i));
+              uk.run(kc, a_pack + i * kc, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
+            }
+          }
         }
         for (int64_t kappa = 0; kappa < kk; ++kappa) {
           col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);

@@ -57,7 +57,7 @@ inline void run_tiles(const GemmUkernel &uk, int64_t m, int64_t n, int64_t kc, c
     const int nn = static_cast<int>(std::min<int64_t>(uk.nr, n - j));
     for (int64_t i = 0; i < m; i += uk.mr) {
       const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m - i));
-      uk.run(kc, a + i * kc, bp, c + i * ldc + j, ldc, mm, nn, accumulate);
+      uk.run(kc, a + i * kc, bp, uk.nr, c + i * ldc + j, ldc, mm, nn, accumulate);
     }
   }
 }

@@ -5,7 +5,7 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
                           bool accumulate) {
   constexpr int kMr = 4, kNr = 8;
   float acc[kMr * kNr] = {};
@@ -15,7 +15,7 @@ void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, float *c, 
       for (int j = 0; j < kNr; ++j) acc[r * kNr + j] += ar * b[j];
     }
     a += kMr;
-    b += kNr;
+    b += ldb;
   }
   store_tile(acc, kNr, c, ldc, m, n, accumulate);
 }

@@ -9,8 +9,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                             bool accumulate) {
+void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                             int n, bool accumulate) {
   constexpr int kMr = 6, kNr = 16;
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
@@ -35,7 +35,7 @@ void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, float *
     c50 = _mm256_fmadd_ps(ar, b0, c50);
     c51 = _mm256_fmadd_ps(ar, b1, c51);
     a += kMr;
-    b += kNr;
+    b += ldb;
   }
   float tile[kMr * kNr];
   const __m256 acc[kMr * 2] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};

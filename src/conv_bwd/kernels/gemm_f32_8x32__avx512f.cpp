@@ -13,8 +13,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                            bool accumulate) {
+void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                            int n, bool accumulate) {
   constexpr int kMr = 8, kNr = 32;
   __m512 acc[kMr][2];
 #pragma GCC unroll 8
@@ -28,7 +28,7 @@ void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, float *c
       acc[r][1] = _mm512_fmadd_ps(ar, b1, acc[r][1]);
     }
     a += kMr;
-    b += kNr;
+    b += ldb;
   }
   if (m == kMr && n == kNr) {
 #pragma GCC unroll 8

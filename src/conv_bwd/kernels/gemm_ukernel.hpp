@@ -1,6 +1,7 @@
 // fp32 GEMM microkernels: C[m×n] (= or +=) A[m×kc]·B[kc×n] on packed panels, m ≤ MR, n ≤ NR.
 //   A panel: kc steps of MR floats (row r of step k at a[k·MR + r]); rows ≥ m hold zeros.
-//   B panel: kc steps of NR floats (column j of step k at b[k·NR + j]); columns ≥ n hold zeros.
+//   B: kc steps of NR floats (column j of step k at b[k·ldb + j]): a packed panel (ldb = NR; columns ≥ n hold
+//   zeros) or NR columns of a row-major matrix read in place (every step's NR floats readable).
 //   C: row-major with leading dimension ldc; only the m×n corner is read or written.
 // Each C element is one fp32 sum over k in ascending order (fused multiply-add where the ISA has it), added to
 // C once at the end when `accumulate`; the result never depends on the tile position or the thread.
@@ -14,8 +15,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-using GemmUkernelFn = void (*)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                               bool accumulate);
+using GemmUkernelFn = void (*)(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                               int n, bool accumulate);
 
 struct GemmUkernel {
   GemmUkernelFn run;
@@ -24,12 +25,12 @@ struct GemmUkernel {
   const char *name;
 };
 
-void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
+void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
                           bool accumulate);
-void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                             bool accumulate);
-void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int m, int n,
-                            bool accumulate);
+void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                             int n, bool accumulate);
+void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                            int n, bool accumulate);
 
 // The kernel for `isa` (the best one this build has at or below it).
 const GemmUkernel &gemm_ukernel(Isa isa);
