@@ -82,56 +82,69 @@ struct PhaseRows {
   }
 };
 
-// The fixed tree that folds 16 lanes into one sum.
-float fold_lanes(float *lanes) {
-  for (int width = kDwLanes / 2; width > 0; width /= 2) {
+// The fixed tree that folds `width` lanes (a power of two) into one sum.
+float fold_lanes(float *lanes, int width) {
+  for (width /= 2; width > 0; width /= 2) {
     for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
   }
   return lanes[0];
 }
 
-// Folds the lanes of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a sum is not finite.
-bool store_lanes(const Canonical &c, int64_t g, float *lanes, const Rounding &rounding, const View5 &grad_weight) {
+// Folds the lanes (`width` per sum) of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a
+// sum is not finite.
+bool store_lanes(const Canonical &c, int64_t g, float *lanes, int width, const Rounding &rounding,
+                 const View5 &grad_weight) {
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
   bool finite = true;
   for (int64_t m = 0; m < m_n; ++m) {
     float sums[kMaxDwTaps];
-    for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
+    for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * width, width);
     finite = finite && all_finite(sums, kk);
     store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
   }
   return finite;
 }
 
-// Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions); per tap
-// one dot over the whole plane. False when a sum is not finite.
+// ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's, stride 1), rounded; zeros at the junk positions
+// and past the last real one. Each position is written once (no zero fill first).
+void pack_q_space(const ShiftedGeometry &geo, const OperandReader &dy, int64_t n, int64_t channel, int64_t len,
+                  float *ys) {
+  const View5 &v = dy.view();
+  const int64_t od_n = v.shape[2], oh_n = v.shape[3], ow_n = v.shape[4];
+  for_each_row_segment(0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+    const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
+    const int64_t real = od < od_n && oh < oh_n && w < ow_n ? std::min(count, ow_n - w) : 0;
+    if (real > 0) copy_run(dy, v.index(n, channel, od, oh, w), v.strides[4], real, ys + at);
+    zero_floats(ys + at + real, count - real);
+  });
+  dy.finish(ys, len);
+}
+
+// Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions and up to
+// a whole vector); then one pass over the plane for all taps (dot_taps: 16 lanes per tap). False when a sum is not
+// finite.
 bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                               const View5 &grad_weight) {
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
   const ShiftedGeometry geo(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), box = geo.q_len + geo.max_shift;
-  const int64_t oh_n = c.y_size[1], ow_n = c.y_size[2];
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
+  const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + geo.q_len;
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + q_len;
+    int64_t shifts[kMaxDwTaps];
+    for (int64_t t = 0; t < kk; ++t) shifts[t] = geo.shift(c, t);
     for (int64_t g = begin; g < end; ++g) {
-      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
+      std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
         pack_box_window(c, geo, x, n, g, 0, box, xs);
         for (int64_t m = 0; m < m_n; ++m) {
-          std::fill(ys, ys + geo.q_len, 0.0f);
-          for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
-                            [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                              read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + ow, count, ys + at);
-                            });
-          float *acc = lanes + m * kk * kDwLanes;
-          for (int64_t tap = 0; tap < kk; ++tap) {
-            k.dot(ys, 0, xs + geo.shift(c, tap), 0, 1, geo.q_len, acc + tap * kDwLanes);
-          }
+          pack_q_space(geo, dy, n, g * m_n + m, q_len, ys);
+          k.dot_taps(ys, xs, shifts, kk, q_len, lanes + m * kk * kDwTapLanes);
         }
       }
-      if (!store_lanes(c, g, lanes, rounding, grad_weight)) finite.store(false, std::memory_order_relaxed);
+      if (!store_lanes(c, g, lanes, kDwTapLanes, rounding, grad_weight)) finite.store(false, std::memory_order_relaxed);
     }
   });
   return finite.load();
@@ -149,7 +162,10 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   // q-space rounded up to whole vectors of 16 (the positions past q_len are junk, never stored), and boxes as long
   // as that reach needs.
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift;
-  const int64_t oh_n = f.y_size[1], ow_n = f.y_size[2];
+  const int64_t od_n = f.y_size[0], oh_n = f.y_size[1], ow_n = f.y_size[2];
+  // A dense FP32 plane that keeps the accumulators' bits is written by whole rows (the common case).
+  const bool plain_out = grad_input.dtype == ACL_FLOAT && grad_input.strides[4] == 1 && grad_input.dense_from(2) &&
+                         rounding.grad_input_is_identity();
   const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -171,9 +187,16 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
       for (int64_t n = 0; n < c.batch; ++n) {
         for (int64_t m = 0; m < m_n; ++m) pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, boxes + m * box);
         for (int64_t cx = 0; cx < cx_n; ++cx) {
-          std::fill(dx, dx + q_len, 0.0f);
           k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
           const int64_t channel = g * cx_n + cx;
+          if (plain_out) {
+            // One copy_rows per depth straight into the plane, the finite scan fused in.
+            float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, channel, 0, 0, 0);
+            for (int64_t od = 0; od < od_n; ++od) {
+              fin &= k.copy_rows(dx + od * geo.hp * geo.wp, geo.wp, oh_n, ow_n, plane + od * oh_n * ow_n, ow_n);
+            }
+            continue;
+          }
           for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
                             [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
                               fin &= all_finite(dx + at, count);
@@ -215,7 +238,7 @@ bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScrat
           });
         }
       }
-      store_lanes(c, g, lanes, rounding, grad_weight);  // no padding products on this path: always exact
+      store_lanes(c, g, lanes, kDwLanes, rounding, grad_weight);  // no padding products on this path: always exact
     }
   });
   return true;
@@ -261,9 +284,10 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
   b.items = c.groups;
   b.shifted = unit_stride(c);
   if (b.shifted && for_weight) {
-    // x's box + dy's q-space + the lanes of every (dy channel, tap).
+    // x's box + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
-    b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + m * kk * kDwLanes;
+    const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
+    b.slot_floats = q_len + (q_len + geo.max_shift) + m * kk * kDwTapLanes;
   } else if (b.shifted) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));

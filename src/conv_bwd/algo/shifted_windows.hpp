@@ -36,6 +36,9 @@ void for_each_real_run(const ShiftedGeometry &geo, int64_t oh_n, int64_t ow_n, i
 // FP32 (runs are one row: a library call each would cost more than the copy), decode otherwise.
 void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out);
 
+// v[0 .. count) = 0, cheap for the short runs of a row's padding.
+void zero_floats(float *v, int64_t count);
+
 // win[0 .. len) = phase `phase`'s box of x channel `channel` of sample n over box positions [z0, z0 + len),
 // rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
