@@ -38,21 +38,21 @@ void dw_dot_f32__scalar(const float *a, int64_t lda, const float *b, int64_t ldb
 void dw_axpy_f32__scalar(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
-                          float *lanes);
+                             float *lanes);
 bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_dot_f32__avx2_fma(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
                           float *lanes);
 void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
-                          float *lanes);
+                               float *lanes);
 bool dw_copy_rows_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_dot_f32__avx512f(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
                          float *lanes);
 void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
-                          float *lanes);
+                              float *lanes);
 bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 
 const DwRowKernels &dw_row_kernels(Isa isa);

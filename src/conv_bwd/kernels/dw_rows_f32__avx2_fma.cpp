@@ -19,7 +19,7 @@ void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w,
 
 // A block of 5 taps keeps its accumulators, y's vector and one x vector in registers.
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
-                          float *lanes) {
+                               float *lanes) {
   dw_impl::dot_taps<5>(y, x, shift, taps, n, lanes);
 }
 

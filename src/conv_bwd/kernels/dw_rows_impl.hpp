@@ -118,8 +118,7 @@ inline void dot_taps_block(const float *y, const float *x, const int64_t *shift,
 }
 
 template <int T>
-inline void dot_taps_of(int64_t count, const float *y, const float *x, const int64_t *shift, int64_t n,
-                        float *lanes) {
+inline void dot_taps_of(int64_t count, const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
   if (count == T) {
     dot_taps_block<T>(y, x, shift, n, lanes);
   } else if constexpr (T > 1) {
@@ -140,9 +139,8 @@ typedef int32_t I16 __attribute__((vector_size(64), aligned(4)));
 
 // Lanes of -1 where v is Inf or NaN (all exponent bits set).
 inline I16 specials(V16 v) {
-  const I16 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000,
-                        0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000,
-                        0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
+  const I16 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000,
+                        0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
   return ((I16)v & exponent) == exponent;
 }
 
