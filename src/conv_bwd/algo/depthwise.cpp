@@ -105,14 +105,77 @@ bool store_lanes(const Canonical &c, int64_t g, float *lanes, int width, const R
   return finite;
 }
 
+int64_t box_floats(const ShiftedGeometry &geo) { return geo.dp * geo.hp * geo.wp; }
+
+// Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
+bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
+
+// Zeros dst[0 .. rows·ld) except the block of `rows` × [lo, hi) columns of each row, which the caller fills.
+void zero_around(float *dst, int64_t ld, int64_t rows, int64_t lo, int64_t hi) {
+  if (rows <= 0) return;
+  zero_floats(dst, lo);
+  for (int64_t r = 0; r + 1 < rows; ++r) zero_floats(dst + r * ld + hi, ld - hi + lo);
+  zero_floats(dst + (rows - 1) * ld + hi, ld - hi);
+}
+
+// Stride 1, FP32 read as is: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position
+// (z + off) for each dim (geo's box; off = −u_min, the leading padding), zeros elsewhere: one copy_rows per
+// depth plane for the part inside the operand, and each other position zeroed once. The shifted x boxes are
+// off = padding; the q-space of dy is off = 0 (its buffer must hold the whole box: q-space stops short of it).
+void pack_plain(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n, int64_t channel,
+                const int64_t off[kSpatial], int64_t len, float *out) {
+  const View5 &v = r.view();
+  const int64_t box_len[kSpatial] = {geo.dp, geo.hp, geo.wp}, plane = geo.hp * geo.wp;
+  int64_t lo[kSpatial], hi[kSpatial];  // the box coordinates inside the operand, per dim
+  for (int d = 0; d < kSpatial; ++d) {
+    lo[d] = std::min(std::max<int64_t>(off[d], 0), box_len[d]);
+    hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
+  }
+  const float *base = r.plain_data();
+  const int64_t filled = geo.dp * plane;
+  zero_floats(out, lo[0] * plane);
+  for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
+    float *p = out + zd * plane;
+    if (lo[1] >= hi[1] || lo[2] >= hi[2]) {
+      zero_floats(p, plane);
+      continue;
+    }
+    zero_around(p + lo[1] * geo.wp, geo.wp, hi[1] - lo[1], lo[2], hi[2]);
+    zero_floats(p, lo[1] * geo.wp);
+    zero_floats(p + hi[1] * geo.wp, (geo.hp - hi[1]) * geo.wp);
+    const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
+    k.copy_rows(base + at, v.strides[3], hi[1] - lo[1], hi[2] - lo[2], p + lo[1] * geo.wp + lo[2], geo.wp);
+  }
+  zero_floats(out + hi[0] * plane, filled - hi[0] * plane);
+  if (len > filled) zero_floats(out + filled, len - filled);
+}
+
+// The x box of a stride-1 geometry (pack_box_window), by pack_plain when it can.
+void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+              int64_t channel, int64_t len, float *out) {
+  if (!plain_rows(x) || len < box_floats(geo)) {
+    pack_box_window(c, geo, x, n, channel, 0, len, out);
+    return;
+  }
+  const int64_t off[kSpatial] = {-geo.u_min[0], -geo.u_min[1], -geo.u_min[2]};
+  pack_plain(k, geo, x, n, channel, off, len, out);
+}
+
+// The buffer pack_q_space needs for len positions of q-space: the whole box, for pack_plain.
+int64_t q_space_floats(const ShiftedGeometry &geo, int64_t len) { return std::max(len, box_floats(geo)); }
+
 // ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's, stride 1), rounded; zeros at the junk positions
-// and past the last real one. Each position is written once (no zero fill first).
-void pack_q_space(const ShiftedGeometry &geo, const OperandReader &dy, int64_t n, int64_t channel, int64_t len,
-                  float *ys) {
+// and past the last real one. Each position is written once (no zero fill first). ys holds q_space_floats(geo, len).
+void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
+                  int64_t channel, int64_t len, float *ys) {
+  if (plain_rows(dy)) {
+    const int64_t off[kSpatial] = {0, 0, 0};
+    pack_plain(k, geo, dy, n, channel, off, len, ys);
+    return;
+  }
   const View5 &v = dy.view();
   const int64_t od_n = v.shape[2], oh_n = v.shape[3], ow_n = v.shape[4];
-  for_each_row_segment(0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-    const int64_t od = box_row / geo.hp, oh = box_row % geo.hp;
+  for_each_box_row(geo, 0, len, [&](int64_t od, int64_t oh, int64_t w, int64_t count, int64_t at) {
     const int64_t real = od < od_n && oh < oh_n && w < ow_n ? std::min(count, ow_n - w) : 0;
     if (real > 0) copy_run(dy, v.index(n, channel, od, oh, w), v.strides[4], real, ys + at);
     zero_floats(ys + at + real, count - real);
@@ -132,15 +195,15 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + q_len;
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + q_space_floats(geo, q_len);
     int64_t shifts[kMaxDwTaps];
     for (int64_t t = 0; t < kk; ++t) shifts[t] = geo.shift(c, t);
     for (int64_t g = begin; g < end; ++g) {
       std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        pack_box_window(c, geo, x, n, g, 0, box, xs);
+        pack_box(k, c, geo, x, n, g, box, xs);
         for (int64_t m = 0; m < m_n; ++m) {
-          pack_q_space(geo, dy, n, g * m_n + m, q_len, ys);
+          pack_q_space(k, geo, dy, n, g * m_n + m, q_len, ys);
           k.dot_taps(ys, xs, shifts, kk, q_len, lanes + m * kk * kDwTapLanes);
         }
       }
@@ -185,7 +248,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
         }
       }
       for (int64_t n = 0; n < c.batch; ++n) {
-        for (int64_t m = 0; m < m_n; ++m) pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, boxes + m * box);
+        for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
         for (int64_t cx = 0; cx < cx_n; ++cx) {
           k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
           const int64_t channel = g * cx_n + cx;
@@ -287,7 +350,7 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     // x's box + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
     const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
-    b.slot_floats = q_len + (q_len + geo.max_shift) + m * kk * kDwTapLanes;
+    b.slot_floats = q_space_floats(geo, q_len) + (q_len + geo.max_shift) + m * kk * kDwTapLanes;
   } else if (b.shifted) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));

@@ -39,9 +39,8 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
   const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
   const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
   // Each position is written once: the padding around a row's copy is zeroed, not the whole window first.
-  for_each_row_segment(z0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
+  for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
     float *seg = win + at;
-    const int64_t zd = box_row / geo.hp, zh = box_row % geo.hp;
     const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
     const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
     const int64_t lo = row_in ? std::max(w, z_lo) : w, hi = row_in ? std::min(w + count, z_end) : w;
