@@ -1,14 +1,14 @@
 // Depthwise convolutions (one x channel per group: Cx_g = 1, any multiplier Cy_g) by direct row loops instead of
-// GEMMs whose K or M would be 1. A work item is one group: its x plane and each dy plane of a sample are rounded
-// into the slot once, then every (kernel tap, dy depth) is one row kernel call over the dy rows that meet x
-// (kernels/dw_rows.hpp):
-//   gradWeight[g·M + m, tap] = Σ over samples and dy rows of dot(dy row, the x row the tap reads)
-//   gradInput[n, g] (x's plane, fp32 buffer) += w[g·M + m, tap] · dy row, scattered along the x row the tap reads
-// Only the valid part of each row is touched (no padding products), so IEEE specials need no fallback. The order
-// of every sum is fixed by the loops of its item (samples, m, taps, rows), never by the threads.
-// Stride 1 (the common case) uses the shifted layout instead (shifted_geometry.hpp): a whole plane per tap in one
-// row-kernel call, so calls are few and long; there the padding and junk positions add products with zeros, and
-// a non-finite result hands the output to the reference, as for the shifted GEMMs.
+// GEMMs whose K or M would be 1. A work item is one group; its planes are rounded into the slot once per sample.
+//   gradWeight (any stride): the shifted layout (shifted_geometry.hpp): x's padded box per stride phase, dy in
+//     q-space, and per phase one dot_taps pass over the plane for all of that phase's taps (kernels/dw_rows.hpp).
+//   gradInput, stride 1: the flipped forward relation in the shifted layout, one `taps` call per plane.
+//   gradInput, other strides: per (kernel tap, dy depth) one axpy over the dy rows that meet x, scattered along
+//     the x rows the tap reads. Only the valid part of each row is touched (no padding products), so IEEE specials
+//     need no fallback.
+// In the shifted layout the padding and junk positions add products with zeros, so a non-finite result hands the
+// output to the reference, as for the shifted GEMMs. The order of every sum is fixed by the loops of its item
+// (samples, m, taps, positions), never by the threads.
 #include "conv_bwd/algo/depthwise.hpp"
 
 #include <algorithm>
@@ -61,8 +61,8 @@ void for_each_tap_rows(const Canonical &c, Visit visit) {
   }
 }
 
-// x rows in the row algorithms are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so that
-// the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
+// x rows in direct_data's row algorithm are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so
+// that the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
 constexpr int64_t kDirectBlock = 16;  // direct_data's q-space is whole blocks of this many positions
 
 struct PhaseRows {
@@ -70,11 +70,6 @@ struct PhaseRows {
   explicit PhaseRows(const Canonical &c)
       : s(c.stride[2]), pw((c.x_size[2] + c.stride[2] - 1) / c.stride[2]), len(s * pw) {}
   int64_t at(int64_t col) const { return (col % s) * pw + col / s; }
-  void split(const float *row, int64_t width, float *out) const {
-    for (int64_t p = 0; p < s; ++p) {
-      for (int64_t j = 0, col = p; col < width; ++j, col += s) out[p * pw + j] = row[col];
-    }
-  }
   void join(const float *row, int64_t width, float *out) const {
     for (int64_t p = 0; p < s; ++p) {
       for (int64_t j = 0, col = p; col < width; ++j, col += s) out[col] = row[p * pw + j];
@@ -82,23 +77,23 @@ struct PhaseRows {
   }
 };
 
-// The fixed tree that folds `width` lanes (a power of two) into one sum.
-float fold_lanes(float *lanes, int width) {
-  for (width /= 2; width > 0; width /= 2) {
+// The fixed tree that folds a tap's kDwTapLanes lanes into one sum.
+float fold_lanes(float *lanes) {
+  for (int width = kDwTapLanes / 2; width > 0; width /= 2) {
     for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
   }
   return lanes[0];
 }
 
-// Folds the lanes (`width` per sum) of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a
-// sum is not finite.
-bool store_lanes(const Canonical &c, int64_t g, float *lanes, int width, const Rounding &rounding,
+// Folds the lanes of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a sum is not finite.
+// Lane block j of a dy channel holds tap order[j].
+bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *order, const Rounding &rounding,
                  const View5 &grad_weight) {
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
   bool finite = true;
   for (int64_t m = 0; m < m_n; ++m) {
     float sums[kMaxDwTaps];
-    for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * width, width);
+    for (int64_t j = 0; j < kk; ++j) sums[order[j]] = fold_lanes(lanes + (m * kk + j) * kDwTapLanes);
     finite = finite && all_finite(sums, kk);
     store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
   }
@@ -183,31 +178,68 @@ void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const Opera
   dy.finish(ys, len);
 }
 
-// Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions and up to
-// a whole vector); then one pass over the plane for all taps (dot_taps: 16 lanes per tap). False when a sum is not
-// finite.
+// The taps grouped by the stride phase they read (shifted_geometry.hpp), stably: tap order[j] has lane block j;
+// taps [run_begin[r], run_begin[r + 1]) read phase box r.
+struct PhaseTaps {
+  int64_t order[kMaxDwTaps], shift[kMaxDwTaps], run_begin[kMaxDwTaps + 1], run_phase[kMaxDwTaps];
+  int64_t runs = 0;
+
+  void init(const Canonical &c, const ShiftedGeometry &geo) {
+    const int64_t kk = c.kernel_numel();
+    int64_t j = 0;
+    runs = 0;
+    for (int64_t p = 0; p < geo.phases; ++p) {
+      if (!geo.phase_used(c, p)) continue;
+      run_begin[runs] = j;
+      run_phase[runs++] = p;
+      for (int64_t t = 0; t < kk; ++t) {
+        if (geo.phase(c, t) != p) continue;
+        order[j] = t;
+        shift[j++] = geo.shift(c, t);
+      }
+    }
+    run_begin[runs] = j;
+  }
+};
+
+// Per sample, x's padded box of each phase a tap reads; per dy plane, its q-space copy (zeros at the junk positions
+// and up to a whole vector); then one dot_taps pass over the plane per phase for all of that phase's taps (16 lanes
+// per tap). Stride 1 is one phase. False when a sum is not finite (the padding and junk positions add products with
+// zeros).
 bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                               const View5 &grad_weight) {
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
   const ShiftedGeometry geo(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.used_phases(c);
   const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + q_space_floats(geo, q_len);
-    int64_t shifts[kMaxDwTaps];
-    for (int64_t t = 0; t < kk; ++t) shifts[t] = geo.shift(c, t);
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + used * box, *lanes = ys + q_space_floats(geo, q_len);
+    PhaseTaps pt;
+    pt.init(c, geo);
     for (int64_t g = begin; g < end; ++g) {
       std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        pack_box(k, c, geo, x, n, g, box, xs);
+        for (int64_t r = 0; r < pt.runs; ++r) {
+          if (geo.phases == 1) {
+            pack_box(k, c, geo, x, n, g, box, xs);
+          } else {
+            pack_phase_window(c, geo, x, n, g, pt.run_phase[r], 0, box, xs + r * box);
+          }
+        }
         for (int64_t m = 0; m < m_n; ++m) {
           pack_q_space(k, geo, dy, n, g * m_n + m, q_len, ys);
-          k.dot_taps(ys, xs, shifts, kk, q_len, lanes + m * kk * kDwTapLanes);
+          float *acc = lanes + m * kk * kDwTapLanes;
+          for (int64_t r = 0; r < pt.runs; ++r) {
+            const int64_t j = pt.run_begin[r];
+            k.dot_taps(ys, xs + r * box, pt.shift + j, pt.run_begin[r + 1] - j, q_len, acc + j * kDwTapLanes);
+          }
         }
       }
-      if (!store_lanes(c, g, lanes, kDwTapLanes, rounding, grad_weight)) finite.store(false, std::memory_order_relaxed);
+      if (!store_lanes(c, g, lanes, pt.order, rounding, grad_weight)) {
+        finite.store(false, std::memory_order_relaxed);
+      }
     }
   });
   return finite.load();
@@ -278,33 +310,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
 
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight) {
-  if (unit_stride(c)) return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
-  const OperandReader x(c.x, rounding), dy(c.y, rounding);
-  const PhaseRows ph(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
-  const int64_t x_rows = c.x_size[0] * c.x_size[1], x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
-  const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
-  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *tmp = xs + x_rows * ph.len, *ys = tmp + x_plane;
-    float *lanes = ys + y_plane;
-    for (int64_t g = begin; g < end; ++g) {
-      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
-      for (int64_t n = 0; n < c.batch; ++n) {
-        read_plane_run(x, n, g, 0, x_plane, tmp);
-        for (int64_t r = 0; r < x_rows; ++r) ph.split(tmp + r * xw, xw, xs + r * ph.len);
-        for (int64_t m = 0; m < m_n; ++m) {
-          read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
-          float *acc = lanes + m * kk * kDwLanes;
-          for_each_tap_rows(c, [&](int64_t tap, const TapRows &t) {
-            k.dot(ys + t.y_row * yw + t.lo, yw, xs + t.x_row * ph.len + ph.at(t.x_col), c.stride[1] * ph.len, t.rows,
-                  t.count, acc + tap * kDwLanes);
-          });
-        }
-      }
-      store_lanes(c, g, lanes, kDwLanes, rounding, grad_weight);  // no padding products on this path: always exact
-    }
-  });
-  return true;
+  return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
 }
 
 bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
@@ -345,23 +351,21 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group, cx = c.cx_per_group;
   GemmBlocking b;
   b.items = c.groups;
-  b.shifted = unit_stride(c);
-  if (b.shifted && for_weight) {
-    // x's box + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
+  b.shifted = for_weight || unit_stride(c);
+  if (for_weight) {
+    // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
     const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
-    b.slot_floats = q_space_floats(geo, q_len) + (q_len + geo.max_shift) + m * kk * kDwTapLanes;
+    b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
   } else if (b.shifted) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));
     const int64_t q_len = round_up(geo.q_len, kDirectBlock);
     b.slot_floats = q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
-    // weight: x by phases + the plane read + dy's plane; data: dx by phases + one joined row + dy's plane.
+    // dx by phases + one joined row + dy's plane + the weight rows.
     const PhaseRows ph(c);
-    const int64_t phased = c.x_size[0] * c.x_size[1] * ph.len;
-    b.slot_floats = phased + (for_weight ? plane_of(c.x_size) : c.x_size[2]) + plane_of(c.y_size) +
-                    (for_weight ? m * kk * kDwLanes : m * kk);
+    b.slot_floats = c.x_size[0] * c.x_size[1] * ph.len + c.x_size[2] + plane_of(c.y_size) + m * kk;
   }
   b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * cx * kk * plane_of(c.y_size);
   return b;

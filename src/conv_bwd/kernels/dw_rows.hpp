@@ -1,7 +1,4 @@
-// Row kernels of the depthwise algorithms (algo/depthwise.cpp): `rows` image rows (a: lda apart, b: ldb apart)
-// against one kernel tap.
-//   dot:  lanes[l] += Σ_{r < rows} Σ_{i < n, i ≡ l mod 64} a[r·lda + i] · b[r·ldb + i]   (64 fp32 lanes whatever the
-//         ISA: four independent vector chains on AVX-512, so the FMA latency is hidden; rows in order)
+// Row kernels of the depthwise algorithms (algo/depthwise.cpp):
 //   axpy: y[r·ldy + i] += alpha · x[r·ldx + i], rows in order, i ascending
 //   taps: y[i] = 0 + w[0]·x[i + shift[0]] + w[1]·x[i + shift[1]] + ... (added in tap order: the same bits as one
 //         axpy per tap into a zeroed y, but y is only written, once)
@@ -20,11 +17,9 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int kDwLanes = 64;
 constexpr int kDwTapLanes = 16;  // dot_taps' lanes per tap
 
 struct DwRowKernels {
-  void (*dot)(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n, float *lanes);
   void (*axpy)(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
   void (*taps)(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
   void (*dot_taps)(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes);
@@ -33,22 +28,16 @@ struct DwRowKernels {
   const char *name;
 };
 
-void dw_dot_f32__scalar(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
-                        float *lanes);
 void dw_axpy_f32__scalar(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                              float *lanes);
 bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
-void dw_dot_f32__avx2_fma(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
-                          float *lanes);
 void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                                float *lanes);
 bool dw_copy_rows_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
-void dw_dot_f32__avx512f(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
-                         float *lanes);
 void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,

@@ -4,11 +4,6 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void dw_dot_f32__avx2_fma(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
-                          float *lanes) {
-  dw_impl::dot(a, lda, b, ldb, rows, n, lanes);
-}
-
 void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
   dw_impl::axpy(alpha, x, ldx, rows, n, y, ldy);
 }

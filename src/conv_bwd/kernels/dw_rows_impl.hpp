@@ -30,39 +30,6 @@ inline V16 load16(const float *p) {
 inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 // No local arrays: under ASan's fake stack a 64-byte aligned frame slot is not 64-byte aligned (see V16).
-inline void dot(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n, float *lanes) {
-  static_assert(kDwLanes == 64, "four 16-float chains");
-  const V16 zero = {};
-  V16 acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
-  for (int64_t r = 0; r < rows; ++r, a += lda, b += ldb) {
-    int64_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-      acc0 += load16(a + i) * load16(b + i);
-      acc1 += load16(a + i + 16) * load16(b + i + 16);
-      acc2 += load16(a + i + 32) * load16(b + i + 32);
-      acc3 += load16(a + i + 48) * load16(b + i + 48);
-    }
-    if (i + 16 <= n) {
-      acc0 += load16(a + i) * load16(b + i);
-      i += 16;
-      if (i + 16 <= n) {
-        acc1 += load16(a + i) * load16(b + i);
-        i += 16;
-        if (i + 16 <= n) {
-          acc2 += load16(a + i) * load16(b + i);
-          i += 16;
-        }
-      }
-    }
-    // The columns past the last full block of 16 go straight into their lanes (lane i mod 64).
-    for (; i < n; ++i) lanes[i % 64] += a[i] * b[i];
-  }
-  store16(lanes, load16(lanes) + acc0);
-  store16(lanes + 16, load16(lanes + 16) + acc1);
-  store16(lanes + 32, load16(lanes + 32) + acc2);
-  store16(lanes + 48, load16(lanes + 48) + acc3);
-}
-
 inline void axpy(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
   for (int64_t r = 0; r < rows; ++r, x += ldx, y += ldy) {
     for (int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
