@@ -51,7 +51,9 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
                         "mb1_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1", "mb1_g1_ic2oc3_iw600_kw3_pw1",
                         "mb1_g1_ic2oc4_ih64iw64_kh1kw1_sh2sw2", "mb1_g1_ic2oc4_ih62iw62_kh1kw1_sh2sw2_ph1pw1",
-                        "mb1_g1_ic2oc4_ih32iw32_kh1kw1"}) {
+                        "mb1_g1_ic2oc4_ih32iw32_kh1kw1",
+                        // depthwise: the shifted gradWeight with stride phases, and stride 1
+                        "mb1_g3_ic3oc6_ih7iw7_kh3kw3_sh2sw2_ph1pw1", "mb1_g2_ic2oc2_ih6iw6_kh3kw3_ph1pw1"}) {
     for (Slot s : {kGradOutput, kInput, kWeight}) {
       for (double v : {inf, -inf, std::nan("")}) {
         ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 23);
@@ -62,12 +64,13 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   }
 }
 
-// gemm_weight_shifted multiplies x values at the ends of rows by the zeros of dy's junk positions, and dy values
-// by the box's padding: non-finite values there, and at the last elements, must still give the defining sums.
+// gemm_weight_shifted and depthwise_weight multiply x values at the ends of rows by the zeros of dy's junk positions,
+// and dy values by the box's padding: non-finite values there, and at the last elements, must still give the defining
+// sums.
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsAtRowEndsOfTheShiftedLayout) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb2_g1_ic2oc3_ih6iw7_kh2kw3_ph0pw0_dh2dw1",
-                        "mb1_g2_ic2oc4_ih6iw6_kh3kw3_ph1pw1"}) {
+                        "mb1_g2_ic2oc4_ih6iw6_kh3kw3_ph1pw1", "mb2_g2_ic2oc4_ih7iw8_kh3kw3_sh2sw2_ph1pw1"}) {
     const ConvCase probe = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 24);
     CaseTensors t(probe);
     const int64_t iw = probe.desc.in[2];

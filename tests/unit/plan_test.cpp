@@ -124,18 +124,23 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   // One x channel per group, multiplier 2: both outputs by rows. Stride 1: the shifted layout; gradWeight's slot
-  // is x's box (q_len 8·11 + 9 = 97 plus the last shift 2·11 + 2 = 24) + dy's q-space (97) + 2·9 taps · 64 lanes.
+  // is x's box (q_len 8·11 + 9 = 97, to whole vectors 112, plus the last shift 2·11 + 2 = 24) + dy's q-space (the
+  // whole 11·11 box) + 2·9 taps · 16 lanes.
   const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDirectData);
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   EXPECT_TRUE(p.grad_weight.blocking.shifted);
   EXPECT_EQ(p.grad_weight.blocking.items, 8);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 121 + 97 + 2 * 9 * 64);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 136 + 121 + 2 * 9 * 16);
   EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
   // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
   const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));
   EXPECT_EQ(t.grad_input.algorithm, Algorithm::kGemmForward);
   EXPECT_EQ(t.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
+  // Stride 2 (canonical x: the 12·12 gradOutput; y: the 6·6 input; pad 1): x's four phase boxes of 7·7 (q_len
+  // 5·7 + 6 = 41, to 48, plus the last shift 7 + 1 = 8) + dy's q-space (the whole 7·7 box) + 9 taps · 16 lanes.
+  EXPECT_TRUE(t.grad_weight.blocking.shifted);
+  EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16);
   const Plan w = plan_of("mb1_g2_ic2oc32_ih9iw9_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(w.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   ASSERT_FALSE(w.grad_weight.refusals.empty());

@@ -1,14 +1,14 @@
 // Depthwise convolutions (one x channel per group: Cx_g = 1, any multiplier Cy_g) by direct row loops instead of
-// GEMMs whose K or M would be 1. A work item is one group: its x plane and each dy plane of a sample are rounded
-// into the slot once, then every (kernel tap, dy depth) is one row kernel call over the dy rows that meet x
-// (kernels/dw_rows.hpp):
-//   gradWeight[g·M + m, tap] = Σ over samples and dy rows of dot(dy row, the x row the tap reads)
-//   gradInput[n, g] (x's plane, fp32 buffer) += w[g·M + m, tap] · dy row, scattered along the x row the tap reads
-// Only the valid part of each row is touched (no padding products), so IEEE specials need no fallback. The order
-// of every sum is fixed by the loops of its item (samples, m, taps, rows), never by the threads.
-// Stride 1 (the common case) uses the shifted layout instead (shifted_geometry.hpp): a whole plane per tap in one
-// row-kernel call, so calls are few and long; there the padding and junk positions add products with zeros, and
-// a non-finite result hands the output to the reference, as for the shifted GEMMs.
+// GEMMs whose K or M would be 1. A work item is one group; its planes are rounded into the slot once per sample.
+//   gradWeight (any stride): the shifted layout (shifted_geometry.hpp): x's padded box per stride phase, dy in
+//     q-space, and per phase one dot_taps pass over the plane for all of that phase's taps (kernels/dw_rows.hpp).
+//   gradInput, stride 1: the flipped forward relation in the shifted layout, one `taps` call per plane.
+//   gradInput, other strides: per (kernel tap, dy depth) one axpy over the dy rows that meet x, scattered along
+//     the x rows the tap reads. Only the valid part of each row is touched (no padding products), so IEEE specials
+//     need no fallback.
+// In the shifted layout the padding and junk positions add products with zeros, so a non-finite result hands the
+// output to the reference, as for the shifted GEMMs. The order of every sum is fixed by the loops of its item
+// (samples, m, taps, positions), never by the threads.
 #include "conv_bwd/algo/depthwise.hpp"
 
 #include <algorithm>
@@ -61,8 +61,8 @@ void for_each_tap_rows(const Canonical &c, Visit visit) {
   }
 }
 
-// x rows in the row algorithms are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so that
-// the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
+// x rows in direct_data's row algorithm are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so
+// that the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
 constexpr int64_t kDirectBlock = 16;  // direct_data's q-space is whole blocks of this many positions
 
 struct PhaseRows {
@@ -70,11 +70,6 @@ struct PhaseRows {
   explicit PhaseRows(const Canonical &c)
       : s(c.stride[2]), pw((c.x_size[2] + c.stride[2] - 1) / c.stride[2]), len(s * pw) {}
   int64_t at(int64_t col) const { return (col % s) * pw + col / s; }
-  void split(const float *row, int64_t width, float *out) const {
-    for (int64_t p = 0; p < s; ++p) {
-      for (int64_t j = 0, col = p; col < width; ++j, col += s) out[p * pw + j] = row[col];
-    }
-  }
   void join(const float *row, int64_t width, float *out) const {
     for (int64_t p = 0; p < s; ++p) {
       for (int64_t j = 0, col = p; col < width; ++j, col += s) out[col] = row[p * pw + j];
@@ -82,56 +77,169 @@ struct PhaseRows {
   }
 };
 
-// The fixed tree that folds 16 lanes into one sum.
+// The fixed tree that folds a tap's kDwTapLanes lanes into one sum.
 float fold_lanes(float *lanes) {
-  for (int width = kDwLanes / 2; width > 0; width /= 2) {
+  for (int width = kDwTapLanes / 2; width > 0; width /= 2) {
     for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
   }
   return lanes[0];
 }
 
 // Folds the lanes of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a sum is not finite.
-bool store_lanes(const Canonical &c, int64_t g, float *lanes, const Rounding &rounding, const View5 &grad_weight) {
+// Lane block j of a dy channel holds tap order[j].
+bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *order, const Rounding &rounding,
+                 const View5 &grad_weight) {
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
   bool finite = true;
   for (int64_t m = 0; m < m_n; ++m) {
     float sums[kMaxDwTaps];
-    for (int64_t tap = 0; tap < kk; ++tap) sums[tap] = fold_lanes(lanes + (m * kk + tap) * kDwLanes);
+    for (int64_t j = 0; j < kk; ++j) sums[order[j]] = fold_lanes(lanes + (m * kk + j) * kDwTapLanes);
     finite = finite && all_finite(sums, kk);
     store_run(grad_weight, g * m_n + m, -1, 0, kk, sums, ResultKind::kGradWeight, rounding);
   }
   return finite;
 }
 
-// Stride 1: per sample, x's padded box once; per dy plane, its q-space copy (zeros at the junk positions); per tap
-// one dot over the whole plane. False when a sum is not finite.
+int64_t box_floats(const ShiftedGeometry &geo) { return geo.dp * geo.hp * geo.wp; }
+
+// Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
+bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
+
+// Zeros dst[0 .. rows·ld) except the block of `rows` × [lo, hi) columns of each row, which the caller fills.
+void zero_around(float *dst, int64_t ld, int64_t rows, int64_t lo, int64_t hi) {
+  if (rows <= 0) return;
+  zero_floats(dst, lo);
+  for (int64_t r = 0; r + 1 < rows; ++r) zero_floats(dst + r * ld + hi, ld - hi + lo);
+  zero_floats(dst + (rows - 1) * ld + hi, ld - hi);
+}
+
+// Stride 1, FP32 read as is: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position
+// (z + off) for each dim (geo's box; off = −u_min, the leading padding), zeros elsewhere: one copy_rows per
+// depth plane for the part inside the operand, and each other position zeroed once. The shifted x boxes are
+// off = padding; the q-space of dy is off = 0 (its buffer must hold the whole box: q-space stops short of it).
+void pack_plain(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n, int64_t channel,
+                const int64_t off[kSpatial], int64_t len, float *out) {
+  const View5 &v = r.view();
+  const int64_t box_len[kSpatial] = {geo.dp, geo.hp, geo.wp}, plane = geo.hp * geo.wp;
+  int64_t lo[kSpatial], hi[kSpatial];  // the box coordinates inside the operand, per dim
+  for (int d = 0; d < kSpatial; ++d) {
+    lo[d] = std::min(std::max<int64_t>(off[d], 0), box_len[d]);
+    hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
+  }
+  const float *base = r.plain_data();
+  const int64_t filled = geo.dp * plane;
+  zero_floats(out, lo[0] * plane);
+  for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
+    float *p = out + zd * plane;
+    if (lo[1] >= hi[1] || lo[2] >= hi[2]) {
+      zero_floats(p, plane);
+      continue;
+    }
+    zero_around(p + lo[1] * geo.wp, geo.wp, hi[1] - lo[1], lo[2], hi[2]);
+    zero_floats(p, lo[1] * geo.wp);
+    zero_floats(p + hi[1] * geo.wp, (geo.hp - hi[1]) * geo.wp);
+    const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
+    k.copy_rows(base + at, v.strides[3], hi[1] - lo[1], hi[2] - lo[2], p + lo[1] * geo.wp + lo[2], geo.wp);
+  }
+  zero_floats(out + hi[0] * plane, filled - hi[0] * plane);
+  if (len > filled) zero_floats(out + filled, len - filled);
+}
+
+// The x box of a stride-1 geometry (pack_box_window), by pack_plain when it can.
+void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+              int64_t channel, int64_t len, float *out) {
+  if (!plain_rows(x) || len < box_floats(geo)) {
+    pack_box_window(c, geo, x, n, channel, 0, len, out);
+    return;
+  }
+  const int64_t off[kSpatial] = {-geo.u_min[0], -geo.u_min[1], -geo.u_min[2]};
+  pack_plain(k, geo, x, n, channel, off, len, out);
+}
+
+// The buffer pack_q_space needs for len positions of q-space: the whole box, for pack_plain.
+int64_t q_space_floats(const ShiftedGeometry &geo, int64_t len) { return std::max(len, box_floats(geo)); }
+
+// ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's, stride 1), rounded; zeros at the junk positions
+// and past the last real one. Each position is written once (no zero fill first). ys holds q_space_floats(geo, len).
+void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
+                  int64_t channel, int64_t len, float *ys) {
+  if (plain_rows(dy)) {
+    const int64_t off[kSpatial] = {0, 0, 0};
+    pack_plain(k, geo, dy, n, channel, off, len, ys);
+    return;
+  }
+  const View5 &v = dy.view();
+  const int64_t od_n = v.shape[2], oh_n = v.shape[3], ow_n = v.shape[4];
+  for_each_box_row(geo, 0, len, [&](int64_t od, int64_t oh, int64_t w, int64_t count, int64_t at) {
+    const int64_t real = od < od_n && oh < oh_n && w < ow_n ? std::min(count, ow_n - w) : 0;
+    if (real > 0) copy_run(dy, v.index(n, channel, od, oh, w), v.strides[4], real, ys + at);
+    zero_floats(ys + at + real, count - real);
+  });
+  dy.finish(ys, len);
+}
+
+// The taps grouped by the stride phase they read (shifted_geometry.hpp), stably: tap order[j] has lane block j;
+// taps [run_begin[r], run_begin[r + 1]) read phase box r.
+struct PhaseTaps {
+  int64_t order[kMaxDwTaps], shift[kMaxDwTaps], run_begin[kMaxDwTaps + 1], run_phase[kMaxDwTaps];
+  int64_t runs = 0;
+
+  void init(const Canonical &c, const ShiftedGeometry &geo) {
+    const int64_t kk = c.kernel_numel();
+    int64_t j = 0;
+    runs = 0;
+    for (int64_t p = 0; p < geo.phases; ++p) {
+      if (!geo.phase_used(c, p)) continue;
+      run_begin[runs] = j;
+      run_phase[runs++] = p;
+      for (int64_t t = 0; t < kk; ++t) {
+        if (geo.phase(c, t) != p) continue;
+        order[j] = t;
+        shift[j++] = geo.shift(c, t);
+      }
+    }
+    run_begin[runs] = j;
+  }
+};
+
+// Per sample, x's padded box of each phase a tap reads; per dy plane, its q-space copy (zeros at the junk positions
+// and up to a whole vector); then one dot_taps pass over the plane per phase for all of that phase's taps (16 lanes
+// per tap). Stride 1 is one phase. False when a sum is not finite (the padding and junk positions add products with
+// zeros).
 bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                               const View5 &grad_weight) {
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
   const ShiftedGeometry geo(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), box = geo.q_len + geo.max_shift;
-  const int64_t oh_n = c.y_size[1], ow_n = c.y_size[2];
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.used_phases(c);
+  const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *ys = xs + box, *lanes = ys + geo.q_len;
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + used * box, *lanes = ys + q_space_floats(geo, q_len);
+    PhaseTaps pt;
+    pt.init(c, geo);
     for (int64_t g = begin; g < end; ++g) {
-      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
+      std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        pack_box_window(c, geo, x, n, g, 0, box, xs);
+        for (int64_t r = 0; r < pt.runs; ++r) {
+          if (geo.phases == 1) {
+            pack_box(k, c, geo, x, n, g, box, xs);
+          } else {
+            pack_phase_window(c, geo, x, n, g, pt.run_phase[r], 0, box, xs + r * box);
+          }
+        }
         for (int64_t m = 0; m < m_n; ++m) {
-          std::fill(ys, ys + geo.q_len, 0.0f);
-          for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
-                            [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                              read_plane_run(dy, n, g * m_n + m, (od * oh_n + oh) * ow_n + ow, count, ys + at);
-                            });
-          float *acc = lanes + m * kk * kDwLanes;
-          for (int64_t tap = 0; tap < kk; ++tap) {
-            k.dot(ys, 0, xs + geo.shift(c, tap), 0, 1, geo.q_len, acc + tap * kDwLanes);
+          pack_q_space(k, geo, dy, n, g * m_n + m, q_len, ys);
+          float *acc = lanes + m * kk * kDwTapLanes;
+          for (int64_t r = 0; r < pt.runs; ++r) {
+            const int64_t j = pt.run_begin[r];
+            k.dot_taps(ys, xs + r * box, pt.shift + j, pt.run_begin[r + 1] - j, q_len, acc + j * kDwTapLanes);
           }
         }
       }
-      if (!store_lanes(c, g, lanes, rounding, grad_weight)) finite.store(false, std::memory_order_relaxed);
+      if (!store_lanes(c, g, lanes, pt.order, rounding, grad_weight)) {
+        finite.store(false, std::memory_order_relaxed);
+      }
     }
   });
   return finite.load();
@@ -149,7 +257,10 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   // q-space rounded up to whole vectors of 16 (the positions past q_len are junk, never stored), and boxes as long
   // as that reach needs.
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift;
-  const int64_t oh_n = f.y_size[1], ow_n = f.y_size[2];
+  const int64_t od_n = f.y_size[0], oh_n = f.y_size[1], ow_n = f.y_size[2];
+  // A dense FP32 plane that keeps the accumulators' bits is written by whole rows (the common case).
+  const bool plain_out = grad_input.dtype == ACL_FLOAT && grad_input.strides[4] == 1 && grad_input.dense_from(2) &&
+                         rounding.grad_input_is_identity();
   const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -169,11 +280,18 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
         }
       }
       for (int64_t n = 0; n < c.batch; ++n) {
-        for (int64_t m = 0; m < m_n; ++m) pack_box_window(f, geo, dy, n, g * m_n + m, 0, box, boxes + m * box);
+        for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
         for (int64_t cx = 0; cx < cx_n; ++cx) {
-          std::fill(dx, dx + q_len, 0.0f);
           k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
           const int64_t channel = g * cx_n + cx;
+          if (plain_out) {
+            // One copy_rows per depth straight into the plane, the finite scan fused in.
+            float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, channel, 0, 0, 0);
+            for (int64_t od = 0; od < od_n; ++od) {
+              fin &= k.copy_rows(dx + od * geo.hp * geo.wp, geo.wp, oh_n, ow_n, plane + od * oh_n * ow_n, ow_n);
+            }
+            continue;
+          }
           for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
                             [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
                               fin &= all_finite(dx + at, count);
@@ -192,33 +310,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
 
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight) {
-  if (unit_stride(c)) return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
-  const OperandReader x(c.x, rounding), dy(c.y, rounding);
-  const PhaseRows ph(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
-  const int64_t x_rows = c.x_size[0] * c.x_size[1], x_plane = plane_of(c.x_size), y_plane = plane_of(c.y_size);
-  const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
-  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *xs = s.base + slot * s.slot_stride, *tmp = xs + x_rows * ph.len, *ys = tmp + x_plane;
-    float *lanes = ys + y_plane;
-    for (int64_t g = begin; g < end; ++g) {
-      std::fill(lanes, lanes + m_n * kk * kDwLanes, 0.0f);
-      for (int64_t n = 0; n < c.batch; ++n) {
-        read_plane_run(x, n, g, 0, x_plane, tmp);
-        for (int64_t r = 0; r < x_rows; ++r) ph.split(tmp + r * xw, xw, xs + r * ph.len);
-        for (int64_t m = 0; m < m_n; ++m) {
-          read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
-          float *acc = lanes + m * kk * kDwLanes;
-          for_each_tap_rows(c, [&](int64_t tap, const TapRows &t) {
-            k.dot(ys + t.y_row * yw + t.lo, yw, xs + t.x_row * ph.len + ph.at(t.x_col), c.stride[1] * ph.len, t.rows,
-                  t.count, acc + tap * kDwLanes);
-          });
-        }
-      }
-      store_lanes(c, g, lanes, rounding, grad_weight);  // no padding products on this path: always exact
-    }
-  });
-  return true;
+  return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
 }
 
 bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
@@ -259,22 +351,21 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group, cx = c.cx_per_group;
   GemmBlocking b;
   b.items = c.groups;
-  b.shifted = unit_stride(c);
-  if (b.shifted && for_weight) {
-    // x's box + dy's q-space + the lanes of every (dy channel, tap).
+  b.shifted = for_weight || unit_stride(c);
+  if (for_weight) {
+    // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
-    b.slot_floats = geo.q_len + (geo.q_len + geo.max_shift) + m * kk * kDwLanes;
+    const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
+    b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
   } else if (b.shifted) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));
     const int64_t q_len = round_up(geo.q_len, kDirectBlock);
     b.slot_floats = q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
-    // weight: x by phases + the plane read + dy's plane; data: dx by phases + one joined row + dy's plane.
+    // dx by phases + one joined row + dy's plane + the weight rows.
     const PhaseRows ph(c);
-    const int64_t phased = c.x_size[0] * c.x_size[1] * ph.len;
-    b.slot_floats = phased + (for_weight ? plane_of(c.x_size) : c.x_size[2]) + plane_of(c.y_size) +
-                    (for_weight ? m * kk * kDwLanes : m * kk);
+    b.slot_floats = c.x_size[0] * c.x_size[1] * ph.len + c.x_size[2] + plane_of(c.y_size) + m * kk;
   }
   b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * cx * kk * plane_of(c.y_size);
   return b;

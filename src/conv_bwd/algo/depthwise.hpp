@@ -16,9 +16,10 @@ constexpr int64_t kMaxDwMultiplier = 8;  // y channels per group above which the
 constexpr int64_t kMaxDirectChannels =
     8;  // direct_data at stride 1: channels per group (x and y); 16 lost to the GEMMs
 
-// Blocking (gemm_algorithms.hpp): one item per group; per-slot scratch is the x plane (gradInput's fp32
-// accumulator), one dy plane, and the weight rows or the gradWeight lanes of one group.
-// Always true: no implicit padding is multiplied, so no Inf/NaN needs the reference.
+// Blocking (gemm_algorithms.hpp): one item per group; per-slot scratch holds the rounded planes of one group (boxes
+// or q-space in the shifted layout, phased rows otherwise) and its weight rows or gradWeight lanes.
+// False when the shifted layout met a non-finite result (its padding products may have made it): the caller then
+// recomputes the output with the reference. direct_data at strides above 1 multiplies no padding: always true.
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight);
 bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,

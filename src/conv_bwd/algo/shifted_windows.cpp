@@ -17,6 +17,19 @@ void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t cou
   }
 }
 
+void zero_floats(float *v, int64_t count) {
+  if (count > 16) {
+    std::fill(v, v + count, 0.0f);
+    return;
+  }
+  // The few floats of a row's padding: plain stores. The empty asm keeps the compiler from turning the loop back
+  // into memset (a call, or `rep stos` with its start-up cost, for two floats).
+  for (int64_t i = 0; i < count; ++i) {
+    v[i] = 0.0f;
+    __asm__("" : : "r"(v + i) : "memory");
+  }
+}
+
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
                        int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
   const View5 &v = x.view();
@@ -25,15 +38,19 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
   // The box columns whose x column (z + u_min)·s + a lies inside x.
   const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
   const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
-  std::fill(win, win + len, 0.0f);
-  for_each_row_segment(z0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-    const int64_t zd = box_row / geo.hp, zh = box_row % geo.hp;
+  // Each position is written once: the padding around a row's copy is zeroed, not the whole window first.
+  for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
+    float *seg = win + at;
     const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
-    if (zd >= geo.dp || xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) return;
-    const int64_t lo = std::max(w, z_lo), hi = std::min(w + count, z_end);
-    if (lo >= hi) return;
-    copy_run(x, v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo,
-             win + at + (lo - w));
+    const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
+    const int64_t lo = row_in ? std::max(w, z_lo) : w, hi = row_in ? std::min(w + count, z_end) : w;
+    if (lo >= hi) {
+      zero_floats(seg, count);
+      return;
+    }
+    zero_floats(seg, lo - w);
+    copy_run(x, v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo, seg + (lo - w));
+    zero_floats(seg + (hi - w), w + count - hi);
   });
   x.finish(win, len);
 }

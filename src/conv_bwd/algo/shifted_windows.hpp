@@ -11,13 +11,23 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// Visits [z0, z0 + len) of a box with rows of `wp` one row segment at a time: (row, column, count, offset).
+// Visits [z0, z0 + len) of a box (rows of geo.wp, planes of geo.hp rows) one row segment at a time:
+// (zd, zh, column, count, offset from z0). One division for the start; the rows after it are counted, not divided
+// (a window visits every row of a plane, so per-row divisions would cost more than the short copies they steer).
 template <typename Visit>
-void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
-  for (int64_t z = z0, end = z0 + len; z < end;) {
-    const int64_t row = z / wp, w = z % wp, count = std::min(wp - w, end - z);
-    visit(row, w, count, z - z0);
-    z += count;
+void for_each_box_row(const ShiftedGeometry &geo, int64_t z0, int64_t len, Visit visit) {
+  if (len <= 0) return;
+  const int64_t row = z0 / geo.wp;
+  int64_t zd = row / geo.hp, zh = row % geo.hp, w = z0 % geo.wp;
+  for (int64_t at = 0; at < len;) {
+    const int64_t count = std::min(geo.wp - w, len - at);
+    visit(zd, zh, w, count, at);
+    at += count;
+    w = 0;
+    if (++zh == geo.hp) {
+      zh = 0;
+      ++zd;
+    }
   }
 }
 
@@ -25,16 +35,18 @@ void for_each_row_segment(int64_t z0, int64_t len, int64_t wp, Visit visit) {
 // (od, oh, ow, count, offset from q0). oh_n, ow_n: y's height and width.
 template <typename Visit>
 void for_each_real_run(const ShiftedGeometry &geo, int64_t oh_n, int64_t ow_n, int64_t q0, int64_t len, Visit visit) {
-  for_each_row_segment(q0, len, geo.wp, [&](int64_t box_row, int64_t w, int64_t count, int64_t at) {
-    const int64_t oh = box_row % geo.hp;
+  for_each_box_row(geo, q0, len, [&](int64_t od, int64_t oh, int64_t w, int64_t count, int64_t at) {
     if (oh >= oh_n || w >= ow_n) return;
-    visit(box_row / geo.hp, oh, w, std::min(count, ow_n - w), at);
+    visit(od, oh, w, std::min(count, ow_n - w), at);
   });
 }
 
 // Copies count elements of r's tensor from element index (spacing stride) to out, unrounded: an inline loop for
 // FP32 (runs are one row: a library call each would cost more than the copy), decode otherwise.
 void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t count, float *out);
+
+// v[0 .. count) = 0, cheap for the short runs of a row's padding.
+void zero_floats(float *v, int64_t count);
 
 // win[0 .. len) = phase `phase`'s box of x channel `channel` of sample n over box positions [z0, z0 + len),
 // rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.

@@ -4,17 +4,22 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void dw_dot_f32__scalar(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n,
-                        float *lanes) {
-  dw_impl::dot(a, lda, b, ldb, rows, n, lanes);
-}
-
 void dw_axpy_f32__scalar(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
   dw_impl::axpy(alpha, x, ldx, rows, n, y, ldy);
 }
 
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   dw_impl::taps(x, shift, w, taps, n, y);
+}
+
+// A block of 3 taps keeps its accumulators, y's vector and one x vector in registers.
+void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
+                             float *lanes) {
+  dw_impl::dot_taps<3>(y, x, shift, taps, n, lanes);
+}
+
+bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  return dw_impl::copy_rows(src, lds, rows, n, dst, ldd);
 }
 
 }  // namespace conv_bwd

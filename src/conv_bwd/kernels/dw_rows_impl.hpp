@@ -30,39 +30,6 @@ inline V16 load16(const float *p) {
 inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 // No local arrays: under ASan's fake stack a 64-byte aligned frame slot is not 64-byte aligned (see V16).
-inline void dot(const float *a, int64_t lda, const float *b, int64_t ldb, int64_t rows, int64_t n, float *lanes) {
-  static_assert(kDwLanes == 64, "four 16-float chains");
-  const V16 zero = {};
-  V16 acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
-  for (int64_t r = 0; r < rows; ++r, a += lda, b += ldb) {
-    int64_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-      acc0 += load16(a + i) * load16(b + i);
-      acc1 += load16(a + i + 16) * load16(b + i + 16);
-      acc2 += load16(a + i + 32) * load16(b + i + 32);
-      acc3 += load16(a + i + 48) * load16(b + i + 48);
-    }
-    if (i + 16 <= n) {
-      acc0 += load16(a + i) * load16(b + i);
-      i += 16;
-      if (i + 16 <= n) {
-        acc1 += load16(a + i) * load16(b + i);
-        i += 16;
-        if (i + 16 <= n) {
-          acc2 += load16(a + i) * load16(b + i);
-          i += 16;
-        }
-      }
-    }
-    // The columns past the last full block of 16 go straight into their lanes (lane i mod 64).
-    for (; i < n; ++i) lanes[i % 64] += a[i] * b[i];
-  }
-  store16(lanes, load16(lanes) + acc0);
-  store16(lanes + 16, load16(lanes + 16) + acc1);
-  store16(lanes + 32, load16(lanes + 32) + acc2);
-  store16(lanes + 48, load16(lanes + 48) + acc3);
-}
-
 inline void axpy(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
   for (int64_t r = 0; r < rows; ++r, x += ldx, y += ldy) {
     for (int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
@@ -70,9 +37,10 @@ inline void axpy(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t
 }
 
 inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
+  const V16 zero = {};
   int64_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    V16 acc0 = load16(y + i), acc1 = load16(y + i + 16), acc2 = load16(y + i + 32), acc3 = load16(y + i + 48);
+    V16 acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
     for (int64_t t = 0; t < taps; ++t) {
       const float wt = w[t], *xt = x + shift[t] + i;
       acc0 += wt * load16(xt);
@@ -86,15 +54,90 @@ inline void taps(const float *x, const int64_t *shift, const float *w, int64_t t
     store16(y + i + 48, acc3);
   }
   for (; i + 16 <= n; i += 16) {
-    V16 acc = load16(y + i);
+    V16 acc = zero;
     for (int64_t t = 0; t < taps; ++t) acc += w[t] * load16(x + shift[t] + i);
     store16(y + i, acc);
   }
   for (; i < n; ++i) {
-    float acc = y[i];
+    float acc = 0.0f;
     for (int64_t t = 0; t < taps; ++t) acc += w[t] * x[shift[t] + i];
     y[i] = acc;
   }
+}
+
+// T taps at once: T is a constant, so the accumulator array is unrolled into registers (and V16's float alignment
+// keeps it safe on ASan's fake stack if it ever spills).
+template <int T>
+inline void dot_taps_block(const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
+  static_assert(kDwTapLanes == 16, "one vector per tap");
+  V16 acc[T] = {};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const V16 yv = load16(y + i);
+#pragma GCC unroll 16
+    for (int t = 0; t < T; ++t) acc[t] += yv * load16(x + shift[t] + i);
+  }
+#pragma GCC unroll 16
+  for (int t = 0; t < T; ++t) store16(lanes + t * 16, load16(lanes + t * 16) + acc[t]);
+  for (; i < n; ++i) {
+    for (int t = 0; t < T; ++t) lanes[t * 16 + (i & 15)] += y[i] * x[shift[t] + i];
+  }
+}
+
+template <int T>
+inline void dot_taps_of(int64_t count, const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
+  if (count == T) {
+    dot_taps_block<T>(y, x, shift, n, lanes);
+  } else if constexpr (T > 1) {
+    dot_taps_of<T - 1>(count, y, x, shift, n, lanes);
+  }
+}
+
+// Taps in blocks of up to B (the ISA's register budget); each tap's sums are the same whatever the blocks.
+template <int B>
+inline void dot_taps(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes) {
+  for (int64_t t0 = 0; t0 < taps; t0 += B) {
+    const int64_t count = taps - t0 < B ? taps - t0 : B;
+    dot_taps_of<B>(count, y, x, shift + t0, n, lanes + t0 * kDwTapLanes);
+  }
+}
+
+typedef int32_t I16 __attribute__((vector_size(64), aligned(4)));
+
+// Lanes of -1 where v is Inf or NaN (all exponent bits set).
+inline I16 specials(V16 v) {
+  const I16 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000,
+                        0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
+  return ((I16)v & exponent) == exponent;
+}
+
+inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  I16 any = {};
+  uint32_t scalar_any = 0;
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    if (n < 16) {
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        __builtin_memcpy(&bits, src + i, 4);
+        scalar_any |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+        dst[i] = src[i];
+      }
+      continue;
+    }
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      const V16 v = load16(src + i);
+      store16(dst + i, v);
+      any |= specials(v);
+    }
+    if (i < n) {  // the last 16 again, overlapping: the same values, written twice
+      const V16 v = load16(src + n - 16);
+      store16(dst + n - 16, v);
+      any |= specials(v);
+    }
+  }
+  for (int l = 0; l < 16; ++l) scalar_any |= static_cast<uint32_t>(any[l]);
+  return scalar_any == 0;
 }
 
 }  // namespace

@@ -1,0 +1,114 @@
+// The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
+// every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
+// scan at every column remainder, with specials both inside and just outside the copied columns.
+// Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "conv_bwd/kernels/dw_rows.hpp"
+#include "core/isa.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+std::vector<Isa> usable_levels() {
+  std::vector<Isa> levels;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+    if (static_cast<int>(isa) <= static_cast<int>(cpu_isa()) && dw_row_kernels(isa).isa == isa) levels.push_back(isa);
+  }
+  return levels;
+}
+
+// Small integers in [-4, 4]: products and sums of a few thousand stay exact in fp32.
+std::vector<float> integers(int64_t n, uint32_t seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (auto &x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int>((seed >> 16) % 9) - 4);
+  }
+  return v;
+}
+
+TEST(KernelsDwRows, DotTapsEveryBlockAndLengthRemainder) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t taps : {1, 2, 3, 4, 5, 8, 9, 10, 13, 19}) {
+      for (int64_t n : {0, 5, 16, 37, 64, 100}) {
+        std::vector<int64_t> shift(static_cast<size_t>(taps));
+        for (int64_t t = 0; t < taps; ++t) shift[t] = (t * 7) % 23;
+        const std::vector<float> y = integers(n, 1), x = integers(n + 23, 2);
+        // Two guard taps past the last: they must stay as they were.
+        std::vector<float> lanes = integers((taps + 2) * kDwTapLanes, 3), expect = lanes;
+        for (int64_t t = 0; t < taps; ++t) {
+          for (int64_t i = 0; i < n; ++i) expect[t * kDwTapLanes + i % kDwTapLanes] += y[i] * x[shift[t] + i];
+        }
+        k.dot_taps(y.data(), x.data(), shift.data(), taps, n, lanes.data());
+        EXPECT_EQ(lanes, expect) << isa_name(isa) << " taps " << taps << " n " << n;
+      }
+    }
+  }
+}
+
+TEST(KernelsDwRows, TapsWriteWhateverTheOutputHeld) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {1, 15, 16, 17, 64, 83, 130}) {
+      const int64_t taps = 9;
+      std::vector<int64_t> shift(taps);
+      for (int64_t t = 0; t < taps; ++t) shift[t] = (t * 5) % 17;
+      const std::vector<float> x = integers(n + 17, 4), w = integers(taps, 5);
+      std::vector<float> y(static_cast<size_t>(n + 1), std::numeric_limits<float>::quiet_NaN()), expect(y);
+      for (int64_t i = 0; i < n; ++i) {
+        float acc = 0.0f;
+        for (int64_t t = 0; t < taps; ++t) acc += w[t] * x[shift[t] + i];
+        expect[i] = acc;
+      }
+      k.taps(x.data(), shift.data(), w.data(), taps, n, y.data());
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(y[i], expect[i]) << isa_name(isa) << " n " << n << " i " << i;
+      EXPECT_TRUE(std::isnan(y[n])) << isa_name(isa) << " wrote past n = " << n;
+    }
+  }
+}
+
+TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
+  const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 56, 64}) {
+      const int64_t rows = 3, lds = n + 3, ldd = n + 2;
+      std::vector<float> src = integers(rows * lds, 6);
+      // Specials in the source's gaps (columns n .. lds) are not copied and must not count.
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = n; i < lds; ++i) src[r * lds + i] = specials[(r + i) % 3];
+      }
+      std::vector<float> dst(static_cast<size_t>(rows * ldd), -7.0f);
+      EXPECT_TRUE(k.copy_rows(src.data(), lds, rows, n, dst.data(), ldd)) << isa_name(isa) << " n " << n;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < ldd; ++i) {
+          const float want = i < n ? src[r * lds + i] : -7.0f;
+          EXPECT_EQ(dst[r * ldd + i], want) << isa_name(isa) << " n " << n << " row " << r << " col " << i;
+        }
+      }
+      // One special at each copied position in turn (first, middle, the overlapping tail, last): found.
+      for (int64_t at : {int64_t{0}, n / 2, n - 9, n - 1}) {
+        if (at < 0 || at >= n) continue;
+        for (const float special : specials) {
+          std::vector<float> bad = src;
+          bad[(rows - 1) * lds + at] = special;
+          EXPECT_FALSE(k.copy_rows(bad.data(), lds, rows, n, dst.data(), ldd))
+              << isa_name(isa) << " n " << n << " at " << at;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
