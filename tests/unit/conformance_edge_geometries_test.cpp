@@ -43,9 +43,9 @@ TEST(ConformanceEdgeGeometries, AgreeWithTheReference) {
   }
 }
 
-// One non-finite value in each operand, at the corner that meets the padding. The last three: 1×1 layers whose
-// gradWeight reads FP32 rows in place (no operand scan: the result is checked), strided with and without padding
-// (gemm_weight, planes of 1024) and at stride 1 (gemm_weight_shifted).
+// One non-finite value in each operand, at the corner that meets the padding. Then 1×1 layers whose gradWeight reads
+// FP32 rows in place (no operand scan: the result is checked), strided with and without padding (gemm_weight, planes
+// of 1024) and at stride 1 (gemm_weight_shifted); and depthwise layers (shifted gradWeight, stride 2 and 1).
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
