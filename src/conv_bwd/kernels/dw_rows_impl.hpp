@@ -65,20 +65,39 @@ inline void taps(const float *x, const int64_t *shift, const float *w, int64_t t
   }
 }
 
-// T taps at once: T is a constant, so the accumulator array is unrolled into registers (and V16's float alignment
-// keeps it safe on ASan's fake stack if it ever spills).
+// T taps at once (T ≤ 9), one named accumulator each: the unused ones fold away. Not an array: GCC gives a local
+// array of vectors a 64-byte aligned frame slot and aligned moves, which fault on ASan's fake stack (the asan
+// preset's Debug build keeps every local in memory); scalar V16 locals keep the type's float alignment.
 template <int T>
 inline void dot_taps_block(const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
   static_assert(kDwTapLanes == 16, "one vector per tap");
-  V16 acc[T] = {};
+  static_assert(T >= 1 && T <= 9, "at most nine named accumulators");
+  V16 a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {}, a8 = {};
+  const float *x0 = x + shift[0], *x1 = x + shift[T > 1 ? 1 : 0], *x2 = x + shift[T > 2 ? 2 : 0];
+  const float *x3 = x + shift[T > 3 ? 3 : 0], *x4 = x + shift[T > 4 ? 4 : 0], *x5 = x + shift[T > 5 ? 5 : 0];
+  const float *x6 = x + shift[T > 6 ? 6 : 0], *x7 = x + shift[T > 7 ? 7 : 0], *x8 = x + shift[T > 8 ? 8 : 0];
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const V16 yv = load16(y + i);
-#pragma GCC unroll 16
-    for (int t = 0; t < T; ++t) acc[t] += yv * load16(x + shift[t] + i);
+    a0 += yv * load16(x0 + i);
+    if constexpr (T > 1) a1 += yv * load16(x1 + i);
+    if constexpr (T > 2) a2 += yv * load16(x2 + i);
+    if constexpr (T > 3) a3 += yv * load16(x3 + i);
+    if constexpr (T > 4) a4 += yv * load16(x4 + i);
+    if constexpr (T > 5) a5 += yv * load16(x5 + i);
+    if constexpr (T > 6) a6 += yv * load16(x6 + i);
+    if constexpr (T > 7) a7 += yv * load16(x7 + i);
+    if constexpr (T > 8) a8 += yv * load16(x8 + i);
   }
-#pragma GCC unroll 16
-  for (int t = 0; t < T; ++t) store16(lanes + t * 16, load16(lanes + t * 16) + acc[t]);
+  store16(lanes, load16(lanes) + a0);
+  if constexpr (T > 1) store16(lanes + 16, load16(lanes + 16) + a1);
+  if constexpr (T > 2) store16(lanes + 32, load16(lanes + 32) + a2);
+  if constexpr (T > 3) store16(lanes + 48, load16(lanes + 48) + a3);
+  if constexpr (T > 4) store16(lanes + 64, load16(lanes + 64) + a4);
+  if constexpr (T > 5) store16(lanes + 80, load16(lanes + 80) + a5);
+  if constexpr (T > 6) store16(lanes + 96, load16(lanes + 96) + a6);
+  if constexpr (T > 7) store16(lanes + 112, load16(lanes + 112) + a7);
+  if constexpr (T > 8) store16(lanes + 128, load16(lanes + 128) + a8);
   for (; i < n; ++i) {
     for (int t = 0; t < T; ++t) lanes[t * 16 + (i & 15)] += y[i] * x[shift[t] + i];
   }
