@@ -45,7 +45,9 @@ TEST(ConformanceEdgeGeometries, AgreeWithTheReference) {
 
 // One non-finite value in each operand, at the corner that meets the padding. Then 1×1 layers whose gradWeight reads
 // FP32 rows in place (no operand scan: the result is checked), strided with and without padding (gemm_weight, planes
-// of 1024) and at stride 1 (gemm_weight_shifted); and depthwise layers (shifted gradWeight, stride 2 and 1).
+// of 1024) and at stride 1 (gemm_weight_shifted); and depthwise layers (shifted gradWeight, stride 2 and 1; gradInput
+// by stride phases, whose taps multiply the padding of dy's box: 2-D, 1-D with multiplier 2, and stride 4 with
+// phases no tap reads).
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb1_g1_ic2oc3_ih6iw6_kh3kw3_sh2sw2_ph2pw2",
@@ -53,7 +55,8 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
                         "mb1_g1_ic2oc4_ih64iw64_kh1kw1_sh2sw2", "mb1_g1_ic2oc4_ih62iw62_kh1kw1_sh2sw2_ph1pw1",
                         "mb1_g1_ic2oc4_ih32iw32_kh1kw1",
                         // depthwise: the shifted gradWeight with stride phases, and stride 1
-                        "mb1_g3_ic3oc6_ih7iw7_kh3kw3_sh2sw2_ph1pw1", "mb1_g2_ic2oc2_ih6iw6_kh3kw3_ph1pw1"}) {
+                        "mb1_g3_ic3oc6_ih7iw7_kh3kw3_sh2sw2_ph1pw1", "mb1_g2_ic2oc2_ih6iw6_kh3kw3_ph1pw1",
+                        "mb1_g2_ic2oc4_iw40_kw3_sw2_pw1", "mb1_g2_ic2oc2_iw30_kw2_sw4_pw1"}) {
     for (Slot s : {kGradOutput, kInput, kWeight}) {
       for (double v : {inf, -inf, std::nan("")}) {
         ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 23);
@@ -66,11 +69,12 @@ TEST(ConformanceEdgeGeometries, NonFiniteOperandsNextToPadding) {
 
 // gemm_weight_shifted and depthwise_weight multiply x values at the ends of rows by the zeros of dy's junk positions,
 // and dy values by the box's padding: non-finite values there, and at the last elements, must still give the defining
-// sums.
+// sums. Rows of 40 take direct_data's stride-2 weave by vectors.
 TEST(ConformanceEdgeGeometries, NonFiniteOperandsAtRowEndsOfTheShiftedLayout) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const char *g : {"mb1_g1_ic2oc3_ih6iw6_kh3kw3_ph1pw1", "mb2_g1_ic2oc3_ih6iw7_kh2kw3_ph0pw0_dh2dw1",
-                        "mb1_g2_ic2oc4_ih6iw6_kh3kw3_ph1pw1", "mb2_g2_ic2oc4_ih7iw8_kh3kw3_sh2sw2_ph1pw1"}) {
+                        "mb1_g2_ic2oc4_ih6iw6_kh3kw3_ph1pw1", "mb2_g2_ic2oc4_ih7iw8_kh3kw3_sh2sw2_ph1pw1",
+                        "mb1_g2_ic2oc2_ih5iw40_kh3kw3_sh2sw2_ph1pw1"}) {
     const ConvCase probe = parse_case(std::string(g) + "_dtf32_cmt0", Data::kIntegers, 24);
     CaseTensors t(probe);
     const int64_t iw = probe.desc.in[2];

@@ -57,6 +57,14 @@ const char *const kGeometries[] = {
     // of 240 (in place) and a last one of 180 (not whole vectors: packed).
     "mb2_g2_ic6oc10_ih9iw16_kh1kw1",
     "mb1_g1_ic9oc8_ih30iw30_kh1kw1",
+    // direct_data by stride phases (depthwise, stride > 1): rows of 45 and 37 (the stride-2 weave's vectors, half
+    // step, overlapping end and odd last column) with multiplier 2; 1-D stride 2 with dilation 2 and multiplier 3;
+    // 1-D stride 4 whose two taps read phases 3 and 0 only (phases 1 and 2 are zeros); 3-D strides 1×2×3 with
+    // dilation.
+    "mb1_g4_ic4oc8_ih37iw45_kh3kw3_sh2sw2_ph1pw1",
+    "mb2_g3_ic3oc9_iw101_kw5_sw2_pw3_dw2",
+    "mb1_g2_ic2oc2_iw70_kw2_sw4_pw1",
+    "mb1_g2_ic2oc4_id5ih9iw34_kd2kh3kw3_sd1sh2sw3_pd1ph1pw2_dd2dh1dw2",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -82,7 +90,7 @@ TEST(ConformanceFastPaths, EveryMaskAlone) {
 
 TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
   for (const char *g : {kGeometries[0], kGeometries[4], kGeometries[7], kGeometries[9], kGeometries[13],
-                        kGeometries[16], kGeometries[21]}) {
+                        kGeometries[16], kGeometries[21], kGeometries[22], kGeometries[25]}) {
     ConvCase c = parse_case(std::string(g) + "_dtf32_cmt1", Data::kRandom, 14);
     const int rank = c.desc.spatial_rank + 2;
     std::vector<int> channels_last(rank);
@@ -107,7 +115,7 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
   for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10],
-                        kGeometries[13], kGeometries[15], kGeometries[17]}) {
+                        kGeometries[13], kGeometries[15], kGeometries[17], kGeometries[22], kGeometries[23]}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

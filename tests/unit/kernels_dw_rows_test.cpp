@@ -1,12 +1,15 @@
 // The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
-// scan at every column remainder, with specials both inside and just outside the copied columns.
+// scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
+// and scan at every stride and column remainder.
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "conv_bwd/kernels/dw_rows.hpp"
@@ -103,6 +106,45 @@ TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
           bad[(rows - 1) * lds + at] = special;
           EXPECT_FALSE(k.copy_rows(bad.data(), lds, rows, n, dst.data(), ldd))
               << isa_name(isa) << " n " << n << " at " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(KernelsDwRows, InterleaveWeavesAndScansOnlyTheColumnsItStores) {
+  const float specials[] = {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t s : {1, 2, 3, 5}) {
+      for (int64_t n : {0, 1, 2, 7, 15, 16, 17, 18, 31, 32, 33, 47, 48, 49, 56, 63, 64, 65}) {
+        // Phase a's row r at src[a·plane + r·lds], ⌈n / s⌉ values used; the rest of each row (and of each plane)
+        // holds specials that are not stored and must not count.
+        const int64_t rows = 3, used = (n + s - 1) / s, lds = used + 2, plane = rows * lds + 5, ldd = n + 3;
+        std::vector<float> src = integers(s * plane, 7);
+        for (int64_t a = 0; a < s; ++a) {
+          for (int64_t r = 0; r < rows; ++r) {
+            const int64_t stored = (n - a + s - 1) / s;  // columns a, a + s, ... below n
+            for (int64_t z = std::max<int64_t>(stored, 0); z < lds; ++z) src[a * plane + r * lds + z] = specials[z % 2];
+          }
+          for (int64_t z = rows * lds; z < plane; ++z) src[a * plane + z] = specials[z % 2];
+        }
+        std::vector<float> dst(static_cast<size_t>(rows * ldd), -7.0f);
+        const std::string where = std::string(isa_name(isa)) + " s " + std::to_string(s) + " n " + std::to_string(n);
+        EXPECT_TRUE(k.interleave(src.data(), plane, s, lds, rows, n, dst.data(), ldd)) << where;
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t i = 0; i < ldd; ++i) {
+            const float want = i < n ? src[(i % s) * plane + r * lds + i / s] : -7.0f;
+            EXPECT_EQ(dst[r * ldd + i], want) << where << " row " << r << " col " << i;
+          }
+        }
+        // One special at each stored column in turn (the vector part, the half step, the overlapping last 16, the
+        // odd last column): found.
+        for (int64_t col : {int64_t{0}, n / 2, n - 17, n - 9, n - 2, n - 1}) {
+          if (col < 0 || col >= n) continue;
+          std::vector<float> bad = src;
+          bad[(col % s) * plane + (rows - 1) * lds + col / s] = specials[col % 2];
+          EXPECT_FALSE(k.interleave(bad.data(), plane, s, lds, rows, n, dst.data(), ldd)) << where << " col " << col;
         }
       }
     }

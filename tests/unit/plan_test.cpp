@@ -141,6 +141,13 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   // 5·7 + 6 = 41, to 48, plus the last shift 7 + 1 = 8) + dy's q-space (the whole 7·7 box) + 9 taps · 16 lanes.
   EXPECT_TRUE(t.grad_weight.blocking.shifted);
   EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16);
+  // gradInput at stride 2 by x's stride phases (x 9·9, pad 1: taps at u −1 and 0, phase rows Z = 5): dy's boxes of
+  // 6·6 for the 2 dy channels (q_len 4·6 + 5 = 29, to 32, plus the last shift 6 + 1 = 7) + 4 phase planes of 32 +
+  // the weight rows and the terms' weights (2·9 each) + one dx row of 9.
+  const Plan d = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1_mask100", context(Isa::kScalar, 1));
+  EXPECT_EQ(d.grad_input.algorithm, Algorithm::kDirectData);
+  EXPECT_TRUE(d.grad_input.blocking.shifted);
+  EXPECT_EQ(d.grad_input.blocking.slot_floats, 2 * 39 + 4 * 32 + 2 * 2 * 9 + 9);
   const Plan w = plan_of("mb1_g2_ic2oc32_ih9iw9_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(w.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   ASSERT_FALSE(w.grad_weight.refusals.empty());

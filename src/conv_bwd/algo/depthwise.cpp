@@ -3,9 +3,8 @@
 //   gradWeight (any stride): the shifted layout (shifted_geometry.hpp): x's padded box per stride phase, dy in
 //     q-space, and per phase one dot_taps pass over the plane for all of that phase's taps (kernels/dw_rows.hpp).
 //   gradInput, stride 1: the flipped forward relation in the shifted layout, one `taps` call per plane.
-//   gradInput, other strides: per (kernel tap, dy depth) one axpy over the dy rows that meet x, scattered along
-//     the x rows the tap reads. Only the valid part of each row is touched (no padding products), so IEEE specials
-//     need no fallback.
+//   gradInput, other strides: per stride phase of x a stride-1 correlation of dy with that phase's taps, all phases
+//     reading one padded box of dy (one `taps` call per phase), then the phase planes woven into dx rows.
 // In the shifted layout the padding and junk positions add products with zeros, so a non-finite result hands the
 // output to the reference, as for the shifted GEMMs. The order of every sum is fixed by the loops of its item
 // (samples, m, taps, positions), never by the threads.
@@ -27,55 +26,7 @@ namespace {
 
 int64_t plane_of(const int64_t size[kSpatial]) { return size[0] * size[1] * size[2]; }
 
-// One tap against a block of dy rows (one dy depth, consecutive dy rows): the rows [y_row, y_row + rows) whose x
-// rows lie inside x (x_row, x_row + s_h, ...), and the dy columns [lo, lo + count) that land inside x, the first
-// at x column x_col.
-struct TapRows {
-  int64_t y_row, x_row, rows;  // flat (od, oh) / (id, ih) rows
-  int64_t lo, count, x_col;
-};
-
-// Calls visit(tap, TapRows) for every tap (kd, kh, kw) and dy depth that meet x, taps outermost.
-template <typename Visit>
-void for_each_tap_rows(const Canonical &c, Visit visit) {
-  const int64_t yd = c.y_size[0], yh = c.y_size[1], yw = c.y_size[2], xh = c.x_size[1];
-  for (int64_t kd = 0; kd < c.kernel[0]; ++kd) {
-    for (int64_t kh = 0; kh < c.kernel[1]; ++kh) {
-      const int64_t hshift = kh * c.dilation[1] - c.pad_begin[1];
-      const int64_t oh_lo = std::max<int64_t>(0, ceil_div(-hshift, c.stride[1]));
-      const int64_t oh_hi = std::min(yh - 1, floor_div(xh - 1 - hshift, c.stride[1]));
-      for (int64_t kw = 0; kw < c.kernel[2]; ++kw) {
-        const int64_t wshift = kw * c.dilation[2] - c.pad_begin[2];
-        const int64_t lo = std::max<int64_t>(0, ceil_div(-wshift, c.stride[2]));
-        const int64_t hi = std::min(yw - 1, floor_div(c.x_size[2] - 1 - wshift, c.stride[2]));
-        if (lo > hi || oh_lo > oh_hi) continue;
-        const int64_t tap = (kd * c.kernel[1] + kh) * c.kernel[2] + kw;
-        for (int64_t od = 0; od < yd; ++od) {
-          const int64_t id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
-          if (id < 0 || id >= c.x_size[0]) continue;
-          visit(tap, TapRows{od * yh + oh_lo, id * xh + oh_lo * c.stride[1] + hshift, oh_hi - oh_lo + 1, lo,
-                             hi - lo + 1, lo * c.stride[2] + wshift});
-        }
-      }
-    }
-  }
-}
-
-// x rows in direct_data's row algorithm are split by column phase (column c at (c mod s)·pw + c / s, pw = ⌈W / s⌉), so
-// that the x columns one tap reads from consecutive dy columns (stride s apart) lie next to each other.
 constexpr int64_t kDirectBlock = 16;  // direct_data's q-space is whole blocks of this many positions
-
-struct PhaseRows {
-  int64_t s, pw, len;  // stride, columns per phase, floats per row
-  explicit PhaseRows(const Canonical &c)
-      : s(c.stride[2]), pw((c.x_size[2] + c.stride[2] - 1) / c.stride[2]), len(s * pw) {}
-  int64_t at(int64_t col) const { return (col % s) * pw + col / s; }
-  void join(const float *row, int64_t width, float *out) const {
-    for (int64_t p = 0; p < s; ++p) {
-      for (int64_t j = 0, col = p; col < width; ++j, col += s) out[col] = row[p * pw + j];
-    }
-  }
-};
 
 // The fixed tree that folds a tap's kDwTapLanes lanes into one sum.
 float fold_lanes(float *lanes) {
@@ -306,6 +257,120 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   return finite.load();
 }
 
+// Stride above 1, seen from dx: x position z·s + a (per dim) receives the taps with k·dil − pb = u·s + a, from
+// dy[z − u], so dx restricted to phase a is a stride-1 correlation of dy with that phase's taps. Every phase reads
+// one box of dy, box[b] = dy[b − u_hi] per dim (u_hi: the last tap's u), tap k at shift u_hi − u_k; the phase planes
+// are in the q-space of that box over Z = ⌈X / s⌉ positions per dim (the longest phase). This is the stride-1
+// geometry of the problem below: dy as x, kernel u_hi − u_lo + 1, dilation 1, leading pad u_hi.
+Canonical phase_problem(const Canonical &c) {
+  Canonical f = flipped_problem(c);
+  for (int d = 0; d < kSpatial; ++d) {
+    const int64_t u_lo = floor_div(-c.pad_begin[d], c.stride[d]);
+    const int64_t u_hi = floor_div((c.kernel[d] - 1) * c.dilation[d] - c.pad_begin[d], c.stride[d]);
+    f.y_size[d] = ceil_div(c.x_size[d], c.stride[d]);
+    f.kernel[d] = u_hi - u_lo + 1;
+    f.dilation[d] = 1;
+    f.pad_begin[d] = u_hi;
+  }
+  return f;
+}
+
+// The (dy channel, tap) terms of every phase some tap reads, phase by phase: run r (phase run_phase[r]) has the
+// terms [m_n·b, m_n·e) for its taps [b, e) = [run_begin[r], run_begin[r + 1]) of PhaseTaps' order, dy channel
+// outermost (term m·(e − b) + i: tap order[b + i] of dy channel m, at shift m·box + its shift in the box). The
+// order of the terms is the order of the sum.
+struct DataPhases {
+  PhaseTaps pt;
+  int64_t term_shift[kMaxDwTaps];
+
+  DataPhases(const Canonical &c, const Canonical &f, const ShiftedGeometry &geo, int64_t box) {
+    pt.init(c, ShiftedGeometry(c));
+    const int64_t m_n = c.cy_per_group;
+    for (int64_t r = 0; r < pt.runs; ++r) {
+      const int64_t b = pt.run_begin[r], len = pt.run_begin[r + 1] - b;
+      for (int64_t i = 0; i < len; ++i) {
+        const int64_t shift = shift_of(c, f, geo, pt.order[b + i]);
+        for (int64_t m = 0; m < m_n; ++m) term_shift[m_n * b + m * len + i] = m * box + shift;
+      }
+    }
+  }
+
+  // The weights of group g's terms, in term order, from its weight rows (w_rows[m·K + tap]).
+  void weights(int64_t m_n, int64_t kk, const float *w_rows, float *out) const {
+    for (int64_t r = 0; r < pt.runs; ++r) {
+      const int64_t b = pt.run_begin[r], len = pt.run_begin[r + 1] - b;
+      for (int64_t m = 0; m < m_n; ++m) {
+        for (int64_t i = 0; i < len; ++i) out[m_n * b + m * len + i] = w_rows[m * kk + pt.order[b + i]];
+      }
+    }
+  }
+
+ private:
+  static int64_t shift_of(const Canonical &c, const Canonical &f, const ShiftedGeometry &geo, int64_t kappa) {
+    const int64_t k[kSpatial] = {kappa / (c.kernel[2] * c.kernel[1]), (kappa / c.kernel[2]) % c.kernel[1],
+                                 kappa % c.kernel[2]};
+    int64_t back[kSpatial];  // u_hi − u per dim
+    for (int d = 0; d < kSpatial; ++d)
+      back[d] = f.pad_begin[d] - floor_div(k[d] * c.dilation[d] - c.pad_begin[d], c.stride[d]);
+    return (back[0] * geo.hp + back[1]) * geo.wp + back[2];
+  }
+};
+
+// Per group and sample: the boxes of its Cy_g dy channels, one `taps` call per phase a tap reads into that phase's
+// plane (the other planes stay zero), then per x depth and phase row the planes woven into dx rows by `interleave`
+// (straight into a dense FP32 plane that keeps the bits, else a row at a time through store_run). False when a
+// result is not finite (padding products).
+bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                        const View5 &grad_input) {
+  const Canonical f = phase_problem(c);
+  const ShiftedGeometry geo(f);
+  const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
+  const int64_t sd = c.stride[0], sh = c.stride[1], sw = c.stride[2], phases = sd * sh * sw;
+  const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
+  const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift, plane = geo.hp * geo.wp;
+  const bool plain_out = grad_input.dtype == ACL_FLOAT && grad_input.strides[4] == 1 && grad_input.dense_from(2) &&
+                         rounding.grad_input_is_identity();
+  const DataPhases dp(c, f, geo, box);
+  const double cost = static_cast<double>(c.batch) * m_n * kk * geo.q_len;
+  std::atomic<bool> finite{true};
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *boxes = s.base + slot * s.slot_stride, *planes = boxes + m_n * box, *w_rows = planes + phases * q_len;
+    float *weights = w_rows + m_n * kk, *row = weights + m_n * kk;
+    std::fill(planes, planes + phases * q_len, 0.0f);  // the phases no tap reads stay zero
+    bool fin = true;
+    for (int64_t g = begin; g < end; ++g) {
+      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
+      dp.weights(m_n, kk, w_rows, weights);
+      for (int64_t n = 0; n < c.batch; ++n) {
+        for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
+        for (int64_t r = 0; r < dp.pt.runs; ++r) {
+          const int64_t b = m_n * dp.pt.run_begin[r], terms = m_n * dp.pt.run_begin[r + 1] - b;
+          k.taps(boxes, dp.term_shift + b, weights + b, terms, q_len, planes + dp.pt.run_phase[r] * q_len);
+        }
+        for (int64_t id = 0; id < xd_n; ++id) {
+          for (int64_t a1 = 0; a1 < sh && a1 < xh_n; ++a1) {
+            const float *src = planes + ((id % sd) * sh + a1) * sw * q_len + (id / sd) * plane;
+            const int64_t rows = ceil_div(xh_n - a1, sh);
+            if (plain_out) {
+              float *dst = static_cast<float *>(grad_input.data) + grad_input.index(n, g, id, a1, 0);
+              fin &= k.interleave(src, q_len, sw, geo.wp, rows, xw_n, dst, sh * xw_n);
+              continue;
+            }
+            for (int64_t z = 0; z < rows; ++z) {
+              fin &= k.interleave(src + z * geo.wp, q_len, sw, geo.wp, 1, xw_n, row, 0);
+              store_run(grad_input, n, g, (id * xh_n + a1 + z * sh) * xw_n, xw_n, row, ResultKind::kGradInput,
+                        rounding);
+            }
+          }
+        }
+      }
+    }
+    if (!fin) finite.store(false, std::memory_order_relaxed);
+  });
+  return finite.load();
+}
+
 }  // namespace
 
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
@@ -315,34 +380,8 @@ bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScrat
 
 bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                  const View5 &grad_input) {
-  if (unit_stride(c)) return direct_data_shifted(c, k, s, rounding, grad_input);
-  const OperandReader w(c.w, rounding), dy(c.y, rounding);
-  const PhaseRows ph(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), xw = c.x_size[2], yw = c.y_size[2];
-  const int64_t x_rows = c.x_size[0] * c.x_size[1], y_plane = plane_of(c.y_size);
-  const double cost = static_cast<double>(c.batch) * m_n * y_plane * kk;
-  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *dx = s.base + slot * s.slot_stride, *row = dx + x_rows * ph.len, *ys = row + xw, *taps = ys + y_plane;
-    for (int64_t g = begin; g < end; ++g) {
-      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, taps + m * kk);
-      for (int64_t n = 0; n < c.batch; ++n) {
-        std::fill(dx, dx + x_rows * ph.len, 0.0f);
-        for (int64_t m = 0; m < m_n; ++m) {
-          read_plane_run(dy, n, g * m_n + m, 0, y_plane, ys);
-          const float *wm = taps + m * kk;
-          for_each_tap_rows(c, [&](int64_t tap, const TapRows &t) {
-            k.axpy(wm[tap], ys + t.y_row * yw + t.lo, yw, t.rows, t.count, dx + t.x_row * ph.len + ph.at(t.x_col),
-                   c.stride[1] * ph.len);
-          });
-        }
-        for (int64_t r = 0; r < x_rows; ++r) {
-          ph.join(dx + r * ph.len, xw, row);
-          store_run(grad_input, n, g, r * xw, xw, row, ResultKind::kGradInput, rounding);
-        }
-      }
-    }
-  });
-  return true;
+  return unit_stride(c) ? direct_data_shifted(c, k, s, rounding, grad_input)
+                        : direct_data_phases(c, k, s, rounding, grad_input);
 }
 
 namespace {
@@ -351,21 +390,23 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group, cx = c.cx_per_group;
   GemmBlocking b;
   b.items = c.groups;
-  b.shifted = for_weight || unit_stride(c);
+  b.shifted = true;
   if (for_weight) {
     // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
     const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
     b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
-  } else if (b.shifted) {
+  } else if (unit_stride(c)) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));
     const int64_t q_len = round_up(geo.q_len, kDirectBlock);
     b.slot_floats = q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
-    // dx by phases + one joined row + dy's plane + the weight rows.
-    const PhaseRows ph(c);
-    b.slot_floats = c.x_size[0] * c.x_size[1] * ph.len + c.x_size[2] + plane_of(c.y_size) + m * kk;
+    // The boxes of the group's dy channels + a plane per stride phase of x (q-space of the phase problem) + the
+    // weight rows + the terms' weights + one dx row.
+    const ShiftedGeometry geo(phase_problem(c));
+    const int64_t q_len = round_up(geo.q_len, kDirectBlock), phases = c.stride[0] * c.stride[1] * c.stride[2];
+    b.slot_floats = m * (q_len + geo.max_shift) + phases * q_len + 2 * m * kk + c.x_size[2];
   }
   b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * cx * kk * plane_of(c.y_size);
   return b;

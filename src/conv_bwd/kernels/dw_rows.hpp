@@ -1,11 +1,12 @@
 // Row kernels of the depthwise algorithms (algo/depthwise.cpp):
-//   axpy: y[r·ldy + i] += alpha · x[r·ldx + i], rows in order, i ascending
 //   taps: y[i] = 0 + w[0]·x[i + shift[0]] + w[1]·x[i + shift[1]] + ... (added in tap order: the same bits as one
 //         axpy per tap into a zeroed y, but y is only written, once)
 //   dot_taps: lanes[t·16 + l] += Σ_{i < n, i ≡ l mod 16} y[i] · x[shift[t] + i] for every tap t < taps (16 fp32
 //         lanes per tap, i ascending): y is loaded once for a block of taps instead of once per tap
 //   copy_rows: dst[r·ldd + i] = src[r·lds + i]; returns whether every value copied is finite (the shifted layouts'
 //         check, fused into the store)
+//   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
+//         phases woven into one row: direct_data's dx at stride s); returns whether every value stored is finite
 // The source is one template (dw_rows_impl.hpp) compiled once per ISA: the lanes and the order of every sum are
 // the same on each; an ISA with FMA fuses the multiply-add (bits may differ between ISAs, never between runs).
 #pragma once
@@ -20,29 +21,33 @@ namespace conv_bwd {
 constexpr int kDwTapLanes = 16;  // dot_taps' lanes per tap
 
 struct DwRowKernels {
-  void (*axpy)(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
   void (*taps)(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
   void (*dot_taps)(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes);
   bool (*copy_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+  bool (*interleave)(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n, float *dst,
+                     int64_t ldd);
   Isa isa;
   const char *name;
 };
 
-void dw_axpy_f32__scalar(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                              float *lanes);
 bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
-void dw_axpy_f32__avx2_fma(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+bool dw_interleave_f32__scalar(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
+                               float *dst, int64_t ldd);
 void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                                float *lanes);
 bool dw_copy_rows_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
-void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy);
+bool dw_interleave_f32__avx2_fma(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
+                                 float *dst, int64_t ldd);
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                               float *lanes);
 bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
+                                float *dst, int64_t ldd);
 
 const DwRowKernels &dw_row_kernels(Isa isa);
 

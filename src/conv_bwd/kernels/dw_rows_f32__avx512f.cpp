@@ -4,10 +4,6 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-void dw_axpy_f32__avx512f(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
-  dw_impl::axpy(alpha, x, ldx, rows, n, y, ldy);
-}
-
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   dw_impl::taps(x, shift, w, taps, n, y);
 }
@@ -20,6 +16,11 @@ void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shi
 
 bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   return dw_impl::copy_rows(src, lds, rows, n, dst, ldd);
+}
+
+bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
+                                float *dst, int64_t ldd) {
+  return dw_impl::interleave(src, plane, s, lds, rows, n, dst, ldd);
 }
 
 }  // namespace conv_bwd

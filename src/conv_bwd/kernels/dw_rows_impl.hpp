@@ -29,13 +29,6 @@ inline V16 load16(const float *p) {
 
 inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
 
-// No local arrays: under ASan's fake stack a 64-byte aligned frame slot is not 64-byte aligned (see V16).
-inline void axpy(float alpha, const float *x, int64_t ldx, int64_t rows, int64_t n, float *y, int64_t ldy) {
-  for (int64_t r = 0; r < rows; ++r, x += ldx, y += ldy) {
-    for (int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
-  }
-}
-
 inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   const V16 zero = {};
   int64_t i = 0;
@@ -153,6 +146,65 @@ inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, fl
       const V16 v = load16(src + n - 16);
       store16(dst + n - 16, v);
       any |= specials(v);
+    }
+  }
+  for (int l = 0; l < 16; ++l) scalar_any |= static_cast<uint32_t>(any[l]);
+  return scalar_any == 0;
+}
+
+inline uint32_t special_bit(float v) {
+  uint32_t bits;
+  __builtin_memcpy(&bits, &v, 4);
+  return static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+}
+
+typedef float V8 __attribute__((vector_size(32), aligned(4)));
+
+inline V8 load8(const float *p) {
+  V8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// dst[0 .. 16) = a[0], b[0], a[1], b[1], ... a[7], b[7] from src (a) and src + plane (b); adds specials to any.
+inline void weave16(const float *src, int64_t plane, float *dst, I16 &any) {
+  const V8 a = load8(src), b = load8(src + plane);
+  const V16 v = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+  store16(dst, v);
+  any |= specials(v);
+}
+
+// Stride 1 is a copy. Stride 2 weaves two vectors into two, then one half step, then the last 16 even columns again
+// (overlapping: the same values, written twice), so only an odd last column is left. Other strides go by element.
+// The columns past the vector part start at a multiple of s, so each phase's run is contiguous.
+inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n, float *dst,
+                       int64_t ldd) {
+  if (s == 1) return copy_rows(src, lds, rows, n, dst, ldd);
+  I16 any = {};
+  uint32_t scalar_any = 0;
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    int64_t i = 0;
+    if (s == 2 && n >= 16) {
+      for (; i + 32 <= n; i += 32) {
+        weave16(src + i / 2, plane, dst + i, any);
+        weave16(src + i / 2 + 8, plane, dst + i + 16, any);
+      }
+      if (i + 16 <= n) {
+        weave16(src + i / 2, plane, dst + i, any);
+        i += 16;
+      }
+      const int64_t even = n - n % 2;
+      if (i < even) {
+        weave16(src + (even - 16) / 2, plane, dst + even - 16, any);
+        i = even;
+      }
+    }
+    for (int64_t a = 0; a < s; ++a) {
+      const float *from = src + a * plane;
+      for (int64_t z = i / s, col = i + a; col < n; ++z, col += s) {
+        scalar_any |= special_bit(from[z]);
+        dst[col] = from[z];
+      }
     }
   }
   for (int l = 0; l < 16; ++l) scalar_any |= static_cast<uint32_t>(any[l]);
