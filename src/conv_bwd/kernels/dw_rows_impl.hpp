@@ -123,6 +123,16 @@ inline I16 specials(V16 v) {
   return ((I16)v & exponent) == exponent;
 }
 
+// 1 if any lane of v is set, folded by shuffles: no variable index, so v never needs a frame slot (a vector in memory
+// gets a 64-byte aligned slot and aligned moves, which fault on ASan's fake stack).
+inline uint32_t any_lane(I16 v) {
+  v |= __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  return static_cast<uint32_t>(v[0] != 0);
+}
+
 inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   I16 any = {};
   uint32_t scalar_any = 0;
@@ -148,8 +158,7 @@ inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, fl
       any |= specials(v);
     }
   }
-  for (int l = 0; l < 16; ++l) scalar_any |= static_cast<uint32_t>(any[l]);
-  return scalar_any == 0;
+  return (scalar_any | any_lane(any)) == 0;
 }
 
 inline uint32_t special_bit(float v) {
@@ -166,12 +175,13 @@ inline V8 load8(const float *p) {
   return v;
 }
 
-// dst[0 .. 16) = a[0], b[0], a[1], b[1], ... a[7], b[7] from src (a) and src + plane (b); adds specials to any.
-inline void weave16(const float *src, int64_t plane, float *dst, I16 &any) {
+// dst[0 .. 16) = a[0], b[0], a[1], b[1], ... a[7], b[7] from src (a) and src + plane (b); returns their specials
+// (returned, not added to the caller's vector by reference: that would put it in memory, see any_lane).
+inline I16 weave16(const float *src, int64_t plane, float *dst) {
   const V8 a = load8(src), b = load8(src + plane);
   const V16 v = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
   store16(dst, v);
-  any |= specials(v);
+  return specials(v);
 }
 
 // Stride 1 is a copy. Stride 2 weaves two vectors into two, then one half step, then the last 16 even columns again
@@ -186,16 +196,15 @@ inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, 
     int64_t i = 0;
     if (s == 2 && n >= 16) {
       for (; i + 32 <= n; i += 32) {
-        weave16(src + i / 2, plane, dst + i, any);
-        weave16(src + i / 2 + 8, plane, dst + i + 16, any);
+        any |= weave16(src + i / 2, plane, dst + i) | weave16(src + i / 2 + 8, plane, dst + i + 16);
       }
       if (i + 16 <= n) {
-        weave16(src + i / 2, plane, dst + i, any);
+        any |= weave16(src + i / 2, plane, dst + i);
         i += 16;
       }
       const int64_t even = n - n % 2;
       if (i < even) {
-        weave16(src + (even - 16) / 2, plane, dst + even - 16, any);
+        any |= weave16(src + (even - 16) / 2, plane, dst + even - 16);
         i = even;
       }
     }
@@ -207,8 +216,7 @@ inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, 
       }
     }
   }
-  for (int l = 0; l < 16; ++l) scalar_any |= static_cast<uint32_t>(any[l]);
-  return scalar_any == 0;
+  return (scalar_any | any_lane(any)) == 0;
 }
 
 }  // namespace
