@@ -11,7 +11,9 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kMaxDwTaps = 4096;     // kernel taps the depthwise algorithms take (their per-tap sums)
+// (y channel, tap) terms the direct algorithms take: their term tables live on the stack of the thread that runs the
+// call (about 40 KB at this limit), which is the caller's own thread for a small call (plan.hpp: on_caller).
+constexpr int64_t kMaxDwTaps = 1024;
 constexpr int64_t kMaxDwMultiplier = 8;  // y channels per group above which the GEMMs (M = multiplier) win
 constexpr int64_t kMaxDirectChannels =
     8;  // direct_data at stride 1: channels per group (x and y); 16 lost to the GEMMs
