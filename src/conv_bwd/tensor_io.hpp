@@ -48,6 +48,8 @@ struct View5 {
     }
     return true;
   }
+  // Whether every (n, c) plane is one contiguous run of elements (what in-place readers and whole-plane stores need).
+  bool contiguous_planes() const { return strides[4] == 1 && dense_from(2); }
 };
 
 // Requires 3 <= tensor.shape.size() <= 5.

@@ -53,6 +53,11 @@ bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *ord
 
 int64_t box_floats(const ShiftedGeometry &geo) { return geo.dp * geo.hp * geo.wp; }
 
+// Whether gradInput planes can be written as the fp32 accumulators hold them: dense FP32 that keeps their bits.
+bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
+  return grad_input.dtype == ACL_FLOAT && grad_input.contiguous_planes() && rounding.grad_input_is_identity();
+}
+
 // Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
 bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
 
@@ -210,8 +215,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift;
   const int64_t od_n = f.y_size[0], oh_n = f.y_size[1], ow_n = f.y_size[2];
   // A dense FP32 plane that keeps the accumulators' bits is written by whole rows (the common case).
-  const bool plain_out = grad_input.dtype == ACL_FLOAT && grad_input.strides[4] == 1 && grad_input.dense_from(2) &&
-                         rounding.grad_input_is_identity();
+  const bool plain_out = planes_stored_as_is(grad_input, rounding);
   const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -329,8 +333,7 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
   const int64_t sd = c.stride[0], sh = c.stride[1], sw = c.stride[2], phases = sd * sh * sw;
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift, plane = geo.hp * geo.wp;
-  const bool plain_out = grad_input.dtype == ACL_FLOAT && grad_input.strides[4] == 1 && grad_input.dense_from(2) &&
-                         rounding.grad_input_is_identity();
+  const bool plain_out = planes_stored_as_is(grad_input, rounding);
   const DataPhases dp(c, f, geo, box);
   const double cost = static_cast<double>(c.batch) * m_n * kk * geo.q_len;
   std::atomic<bool> finite{true};

@@ -24,7 +24,7 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
   // FP32 gradOutput needing no rounding, dense over each plane: whole NR panels of B are its rows, read in place
   // (ldb = its channel stride); a last partial panel is packed.
   const View5 &yv = c.y;
-  const bool b_in_place = dy.plain() && yv.strides[4] == 1 && yv.dense_from(2);
+  const bool b_in_place = dy.plain() && yv.contiguous_planes();
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + mp_max * kGemmKc;

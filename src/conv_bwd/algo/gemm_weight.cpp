@@ -20,9 +20,8 @@ namespace {
 
 // FP32 gradOutput that needs no rounding, dense over each plane: the NT form reads its rows where they lie. Its
 // Inf/NaN are then not scanned (deviation 17b): the result is checked instead, as in the shifted algorithm.
-bool dy_rows_in_place(const Canonical &c, const GemmBlocking &b, const Rounding &rounding) {
-  return b.nt && c.y.dtype == ACL_FLOAT && rounding.keeps_every_value_of(ACL_FLOAT) && c.y.strides[4] == 1 &&
-         c.y.dense_from(2);
+bool dy_rows_in_place(const GemmBlocking &b, const OperandReader &dy) {
+  return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
 // One K block of one work item: rows [0, m) of dy against im2col columns [j0, j0 + nc).
@@ -41,7 +40,7 @@ class WeightGemm {
         dy_(c.y, rounding, true),
         kk_(c.kernel_numel()),
         m_(c.cy_per_group),
-        dy_in_place_(dy_rows_in_place(c, b, rounding)) {}
+        dy_in_place_(dy_rows_in_place(b, dy_)) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 

@@ -25,7 +25,7 @@ bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandRead
   for (int d = 0; d < kSpatial; ++d) {
     if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
   }
-  return c.x.strides[4] == 1 && c.x.dense_from(2) && c.y.strides[4] == 1 && c.y.dense_from(2);
+  return c.x.contiguous_planes() && c.y.contiguous_planes();
 }
 
 struct Block {

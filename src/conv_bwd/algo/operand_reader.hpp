@@ -26,9 +26,13 @@ class OperandReader {
         rounding_(rounding),
         exact_(rounding.keeps_every_value_of(view.dtype)),
         check_finite_(check_finite),
-        plain_(view.dtype == ACL_FLOAT && exact_ && !check_finite) {}
+        plain_(fp32_exact() && !check_finite) {}
 
   const View5 &view() const { return view_; }
+
+  // True when the operand is FP32 that needs no rounding: its values can be used where they lie (the finite scan,
+  // if asked for, is then the caller's business).
+  bool fp32_exact() const { return view_.dtype == ACL_FLOAT && exact_; }
 
   // True when read() is a plain copy (FP32 data that needs no rounding, no finite scan): callers with many short
   // runs then copy from plain_data() themselves.
