@@ -93,7 +93,8 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
-  auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window; };
+  // Slot: dy rows, the chunk's windows, and a table of kk int64 tap offsets.
+  auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window + 2 * kk; };
   // An item's fixed cost is packing the dy block: about 4/K channels' worth of kernel time.
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
   const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group, cap_chunk(max_channels, slot_of), threads,
@@ -132,12 +133,13 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
   b.shifted = unit_stride(c) && c.kernel_numel() > 1;
   const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
-  // Slot: B panels, C tile, tmp, and in the shifted layout one window per x channel; it also holds MR weight rows
-  // (and as many tap rows) while the weight is packed.
+  // Slot: B panels, C tile and tmp, or in the shifted layout the C tile and one window per x channel (read in place
+  // as B); it also holds MR weight rows (and as many tap rows) while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
-    const int64_t windows = b.shifted ? c.cx_per_group * (tile + geo.max_shift) : 0;
-    return std::max(tile * kGemmKc + m * tile + std::max(kGemmKc, tile) + windows, 2 * uk.mr * k_total);
+    const int64_t work = b.shifted ? m * tile + c.cx_per_group * (tile + geo.max_shift)
+                                   : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
+    return std::max(work, 2 * uk.mr * k_total);
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
   const int64_t panels = ceil_div_pos(positions, uk.nr);

@@ -39,8 +39,9 @@ Canonical flipped_problem(const Canonical &c) {
 namespace {
 
 // The GEMM's A for every group, rounded and packed once in the microkernel's panel layout (packing.hpp):
-// group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR). False if a weight is not finite.
-bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, const GemmUkernel &uk,
+// group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR); in the shifted layout K runs tap by tap,
+// tap t's Cx_g steps at g·Mp·K + t·Mp·Cx_g. False if a weight is not finite.
+bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bool shifted, const GemmUkernel &uk,
                         const Rounding &rounding, const GemmScratch &s) {
   const OperandReader w(c.w, rounding, true);
   const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, mp = round_up(m, uk.mr);
@@ -72,6 +73,16 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, co
                            }
                          }
                          float *group = s.shared + g * mp * k_total;
+                         if (shifted) {  // tap-major: tap t's panel holds its K = Cx_g steps (one per x channel)
+                           const int64_t cx = f.cx_per_group;
+                           for (int64_t t = 0; t < kk; ++t) {
+                             float *panel = group + t * mp * cx + a0 * cx;
+                             for (int64_t b = 0; b < cx; ++b) {
+                               for (int64_t r = 0; r < uk.mr; ++r) panel[b * uk.mr + r] = tmp[r * k_total + b * kk + t];
+                             }
+                           }
+                           continue;
+                         }
                          for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
                            const int64_t kc = std::min(kGemmKc, k_total - k0);
                            float *panel = group + k0 * mp + a0 * kc;
@@ -116,25 +127,48 @@ class ForwardGemm {
   int64_t positions() const { return b_.shifted ? geo_.q_len : f_.y_size[0] * f_.y_size[1] * f_.y_size[2]; }
 
   void run(const ForwardTile &t, int slot) const {
+    if (b_.shifted) {
+      run_shifted(t, slot);
+      return;
+    }
     float *b_pack = s_.base + slot * s_.slot_stride;
     float *cbuf = b_pack + b_.tile * kGemmKc;
     float *tmp = cbuf + m_ * b_.tile;
-    float *windows = tmp + std::max(kGemmKc, b_.tile);
-    if (b_.shifted) {
-      for (int64_t ch = 0; ch < f_.cx_per_group; ++ch) {
-        pack_box_window(f_, geo_, x_, t.n, t.g * f_.cx_per_group + ch, t.p0, window_, windows + ch * window_);
-      }
-    }
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
     for (int64_t k0 = 0; k0 < k_total_; k0 += kGemmKc) {
       const int64_t kc = std::min(kGemmKc, k_total_ - k0);
       pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
         const int64_t j = k0 + k;
-        if (b_.shifted) return windows + (j / kk_) * window_ + geo_.shift(f_, j % kk_);
         im2col_run(f_, x_, t.n, t.g * f_.cx_per_group + j / kk_, j % kk_, t.p0, t.nt, out);
         return out;
       });
       run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, cbuf, b_.tile, k0 > 0);
+    }
+    store(t, cbuf);
+  }
+
+ private:
+  // The shifted layout: the tile's windows of x's padded boxes, rounded once; tap κ's B is then the windows read
+  // where they lie from offset shift(κ) (x channel by x channel: step stride = one window), so no B panel is packed.
+  // Each C element sums tap by tap (one kernel sum over the x channels per tap), in tap order.
+  void run_shifted(const ForwardTile &t, int slot) const {
+    float *cbuf = s_.base + slot * s_.slot_stride;
+    float *windows = cbuf + m_ * b_.tile;
+    const int64_t cx = f_.cx_per_group;
+    for (int64_t ch = 0; ch < cx; ++ch) {
+      pack_box_window(f_, geo_, x_, t.n, t.g * cx + ch, t.p0, window_, windows + ch * window_);
+    }
+    const float *a_group = s_.shared + t.g * mp_ * k_total_;
+    // One NR-column C strip stays in L1 while every tap adds into it.
+    for (int64_t j = 0; j < t.nt; j += uk_.nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, t.nt - j));
+      for (int64_t tap = 0; tap < kk_; ++tap) {
+        const float *b = windows + j + geo_.shift(f_, tap), *a = a_group + tap * mp_ * cx;
+        for (int64_t i = 0; i < m_; i += uk_.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
+          uk_.run(cx, a + i * cx, b, window_, cbuf + i * b_.tile + j, b_.tile, mm, nn, tap > 0);
+        }
+      }
     }
     store(t, cbuf);
   }
@@ -175,7 +209,7 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const
   const Canonical f = flipped ? flipped_problem(c) : c;
   const ForwardGemm gemm(f, uk, b, s, rounding, grad_input);
   const int64_t tiles = (gemm.positions() + b.tile - 1) / b.tile;
-  const bool finite = pack_weight_panels(c, f, flipped, uk, rounding, s);
+  const bool finite = pack_weight_panels(c, f, flipped, b.shifted, uk, rounding, s);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
       ForwardTile t;

@@ -61,18 +61,23 @@ class ShiftedWeightGemm {
     }
     const float *dy_data = dy_.plain_data(), *x_data = x_.plain_data();
     const View5 &yv = dy_.view(), &xv = x_.view();
+    // Where each tap's row starts in a channel's windows (phase box and shift: divisions, so once per block).
+    int64_t *tap_at = reinterpret_cast<int64_t *>(windows + blk.channels * window_);
+    for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
     const int64_t mc = 8 * static_cast<int64_t>(uk_.mr), cols = blk.channels * kk_;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+      int64_t ch_j = 0, tap_j = 0;  // column j = ch_j·K + tap_j, advanced without dividing
       for (int64_t j = 0; j < cols; j += uk_.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
         const float *rows[kMaxNtNr];
         for (int r = 0; r < uk_.nr; ++r) {
-          const int64_t col = j + std::min(r, nn - 1);
-          const int64_t tap = col % kk_;
-          rows[r] = in_place ? x_data + xv.index(blk.n, blk.g * c_.cx_per_group + blk.c0 + col, 0, 0, 0) + blk.q0
-                             : windows + (col / kk_) * window_ + geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
+          int64_t ch = ch_j, tap = tap_j + std::min(r, nn - 1);
+          for (; tap >= kk_; tap -= kk_) ++ch;
+          rows[r] = in_place ? x_data + xv.index(blk.n, blk.g * c_.cx_per_group + blk.c0 + ch, 0, 0, 0) + blk.q0
+                             : windows + ch * window_ + tap_at[tap];
         }
+        for (tap_j += uk_.nr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
           if (i < m_in_place) {

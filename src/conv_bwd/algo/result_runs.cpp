@@ -16,6 +16,10 @@ void store_values(const View5 &out, int64_t at, int64_t stride, const float *v, 
   switch (out.dtype) {
     case ACL_FLOAT: {
       float *dst = static_cast<float *>(out.data) + at;
+      if (stride == 1) {  // the common case, as a plain copy (a runtime stride keeps the loop scalar)
+        std::memcpy(dst, v, static_cast<size_t>(n) * sizeof(float));
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) dst[i * stride] = v[i];
       return;
     }
