@@ -36,8 +36,8 @@ const char *const kGeometries[] = {
     "mb2_g1_ic9oc40_ih12iw12_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0",
     // strided gradInput (GEMM + col2im) with 300 gradOutput channels (two K blocks) and 3 position tiles.
     "mb1_g1_ic5oc300_ih45iw45_kh3kw3_sh2sw2_ph1pw1",
-    // gradWeight with shifted rows: a window of 256 + 200 floats limits an item to 143 of the 150 x channels (a
-    // 7-channel remainder item); 4 dy rows (one MR tile of the AVX-512 kernel, a remainder of the AVX2 one).
+    // gradWeight with shifted rows: a window of 800 + 200 floats limits an item to 65 of the 150 x channels (a
+    // 20-channel remainder item); 4 dy rows (one MR tile of the AVX-512 kernel, a remainder of the AVX2 one).
     "mb1_g1_ic150oc4_iw1000_kw3_pw0_dw100",
     // depthwise (one x channel per group), by rows: strides 2×3 with dilation and uneven pads; stride > kernel with
     // padding ≥ kernel; and in the shifted layout (stride 1): 1-D with multiplier 3, 3-D.
@@ -53,10 +53,10 @@ const char *const kGeometries[] = {
     // (phases 0 and 2 are never packed); two samples.
     "mb2_g1_ic3oc5_iw90_kw6_sw4_pw3_dw2",
     // gemm_weight_shifted reading FP32 rows in place (1×1, stride 1, no padding): 5 dy rows per group (whole MR tiles
-    // in place, the rest packed), planes of 144 (whole vectors), groups, two samples; then planes of 900 in K blocks
-    // of 240 (in place) and a last one of 180 (not whole vectors: packed).
+    // in place, the rest packed), planes of 144 (whole vectors), groups, two samples; then planes of 2500 in K
+    // blocks of 848 (two in place) and a last one of 804 (not whole vectors: packed).
     "mb2_g2_ic6oc10_ih9iw16_kh1kw1",
-    "mb1_g1_ic9oc8_ih30iw30_kh1kw1",
+    "mb1_g1_ic9oc8_ih50iw50_kh1kw1",
     // direct_data by stride phases (depthwise, stride > 1): rows of 45 and 37 (the stride-2 weave's vectors, half
     // step, overlapping end and odd last column) with multiplier 2; 1-D stride 2 with dilation 2 and multiplier 3;
     // 1-D stride 4 whose two taps read phases 3 and 0 only (phases 1 and 2 are zeros); 3-D strides 1×2×3 with

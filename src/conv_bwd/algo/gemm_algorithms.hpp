@@ -34,7 +34,8 @@ constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per
 constexpr int64_t kWeightKParts = 4;        // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
-constexpr int64_t kShiftedKc = 256;         // gemm_weight_shifted's K block (8·MR dy rows of it stay in L1)
+constexpr int64_t kShiftedKc =
+    1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 
 // The microkernels of one ISA.
