@@ -11,25 +11,26 @@ namespace conformance {
 namespace {
 
 const char *const kEdges[] = {
-    "mb1_g1_ic1oc1_ih5iw5_kh1kw1",                                    // tiny, kernel 1
-    "mb2_g4_ic4oc4_ih9iw9_kh3kw3_ph1pw1",                             // depthwise
-    "mb2_g4_ic4oc8_ih9iw9_kh3kw3_sh2sw2_ph1pw1",                      // depthwise multiplier 2, strided
-    "mb1_g1_ic3oc2_ih4iw4_kh5kw5_ph4pw4",                             // kernel > input, padding = kernel - 1
-    "mb1_g1_ic2oc3_ih11iw11_kh1kw1_sh3sw3",                           // stride > kernel, 1x1
-    "mb1_g1_ic2oc3_iw40_kw3_sw5_pw7",                                 // 1-D, padding > kernel, stride > kernel
-    "mb1_g1_ic2oc3_id5ih6iw7_kd2kh3kw2_pd1ph2pw0_dd2dh1dw3",          // 3-D dilation
-    "mb1_g2_ic4oc6_ih5iw6_kh3kw3_sh3sw2_ph1pw2_tr1_oph2opw1",         // transposed, groups, output padding
-    "mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1",                // transposed kernel 1 stride 2
-    "mb1_g1_ic600oc7_ih3iw3_kh1kw1",                                  // many x channels
-    "mb1_g1_ic7oc600_ih4iw4_kh3kw3_ph1pw1",                           // many y channels: 3 K blocks
-    "mb1_g1_ic2oc3_iw2049_kw1",                                       // NT: K block remainder of 1
-    "mb1_g1_ic2oc2_iw512_kw3_pw1",                                    // NT threshold exactly
-    "mb1_g1_ic37oc5_ih6iw6_kh3kw3_sh2sw2_ph1pw1",                     // channel-block remainder
-    "mb1_g1_ic2oc3_id5ih5iw5_kd7kh7kw7_pd3ph3pw3",                    // 343 taps > 256 rows per item
-    "mb2_g3_ic9oc21_ih8iw8_kh2kw2_sh2sw2",                            // Cy_g 7: MR remainders
-    "mb1_g1_ic2oc2_ih5iw5_kh3kw3_dh3dw3_ph3pw3",                      // dilated taps all beyond the input
-    "mb1_g1_ic3oc4_ih1iw1_kh1kw1",                                    // 1x1 plane
-    "mb3_g1_ic1oc1_iw3_kw3_pw0",                                      // 1 output position per sample
+    "mb1_g1_ic1oc1_ih5iw5_kh1kw1",                             // tiny, kernel 1
+    "mb2_g4_ic4oc4_ih9iw9_kh3kw3_ph1pw1",                      // depthwise
+    "mb2_g4_ic4oc8_ih9iw9_kh3kw3_sh2sw2_ph1pw1",               // depthwise multiplier 2, strided
+    "mb1_g1_ic3oc2_ih4iw4_kh5kw5_ph4pw4",                      // kernel > input, padding = kernel - 1
+    "mb1_g1_ic2oc3_ih11iw11_kh1kw1_sh3sw3",                    // stride > kernel, 1x1
+    "mb1_g1_ic2oc3_iw40_kw3_sw5_pw7",                          // 1-D, padding > kernel, stride > kernel
+    "mb1_g1_ic2oc3_id5ih6iw7_kd2kh3kw2_pd1ph2pw0_dd2dh1dw3",   // 3-D dilation
+    "mb1_g2_ic4oc6_ih5iw6_kh3kw3_sh3sw2_ph1pw2_tr1_oph2opw1",  // transposed, groups, output padding
+    "mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1",         // transposed kernel 1 stride 2
+    "mb1_g1_ic600oc7_ih3iw3_kh1kw1",                           // many x channels
+    "mb1_g1_ic7oc600_ih4iw4_kh3kw3_ph1pw1",                    // many y channels: 3 K blocks
+    "mb1_g1_ic30oc600_ih6iw6_kh3kw3_ph1pw1",        // flipped forward (second_choice): 24 of 30 weight rows per item
+    "mb1_g1_ic2oc3_iw2049_kw1",                     // NT: K block remainder of 1
+    "mb1_g1_ic2oc2_iw512_kw3_pw1",                  // NT threshold exactly
+    "mb1_g1_ic37oc5_ih6iw6_kh3kw3_sh2sw2_ph1pw1",   // channel-block remainder
+    "mb1_g1_ic2oc3_id5ih5iw5_kd7kh7kw7_pd3ph3pw3",  // 343 taps > 256 rows per item
+    "mb2_g3_ic9oc21_ih8iw8_kh2kw2_sh2sw2",          // Cy_g 7: MR remainders
+    "mb1_g1_ic2oc2_ih5iw5_kh3kw3_dh3dw3_ph3pw3",    // dilated taps all beyond the input
+    "mb1_g1_ic3oc4_ih1iw1_kh1kw1",                  // 1x1 plane
+    "mb3_g1_ic1oc1_iw3_kw3_pw0",                    // 1 output position per sample
     "mb1_g1_ic5oc3_ih7iw7_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dh2dw2",  // transposed with dilation
 };
 

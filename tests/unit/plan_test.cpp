@@ -87,6 +87,12 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
   EXPECT_EQ(p.grad_input.blocking.slot_floats, 377);
   EXPECT_EQ(p.bytes, 576u + 1536u);
+  EXPECT_EQ(p.grad_input.blocking.rows_per_item, 2);
+  // Long weight rows are cut into L2-sized items: 600 gradOutput channels · 9 taps = 5400 floats per row, 131072 /
+  // 5400 = 24 rows (a multiple of MR 4) per item, so 30 x channels take 2 row chunks.
+  const Plan big = plan_of("mb1_g1_ic30oc600_ih6iw6_kh3kw3_ph1pw1_mask100", ctx);
+  EXPECT_EQ(big.grad_input.algorithm, Algorithm::kGemmFlippedForward);
+  EXPECT_EQ(big.grad_input.blocking.rows_per_item, 24);
   // A 1×1 kernel has nothing to shift: im2col runs are plain copies there.
   EXPECT_FALSE(plan_of("mb2_g2_ic4oc6_ih7iw8_kh1kw1_mask100", ctx).grad_input.blocking.shifted);
 }

@@ -37,6 +37,8 @@ constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
+constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
+constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): weight rows read per packing item
 
 // The microkernels of one ISA.
 struct GemmKernels {
@@ -57,6 +59,7 @@ struct GemmBlocking {
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
+  int64_t rows_per_item = 0;      // gemm_forward (shifted layout): output channels per item (a multiple of MR)
   double flops = 0;               // multiply-adds × 2 of the whole output
 };
 

@@ -133,19 +133,23 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
   b.shifted = unit_stride(c) && c.kernel_numel() > 1;
   const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
+  // The shifted layout runs every tap over an item's weight rows: as many rows as stay in L2 (all of them outside it).
+  b.rows_per_item = b.shifted ? std::min(m, std::max<int64_t>(1, kForwardRowsFloats / k_total / uk.mr) * uk.mr) : m;
+  const int64_t row_chunks = ceil_div_pos(m, b.rows_per_item);
   // Slot: B panels, C tile and tmp, or in the shifted layout the C tile and one window per x channel (read in place
-  // as B); it also holds MR weight rows (and as many tap rows) while the weight is packed.
+  // as B); it also holds MR weight rows (and as many tap rows), or kFlippedRowsPerItem weight rows of the flipped
+  // form, while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
-    const int64_t work = b.shifted ? m * tile + c.cx_per_group * (tile + geo.max_shift)
+    const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * (tile + geo.max_shift)
                                    : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
-    return std::max(work, 2 * uk.mr * k_total);
+    return std::max({work, 2 * uk.mr * k_total, kFlippedRowsPerItem * m * c.kernel_numel()});
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
   const int64_t panels = ceil_div_pos(positions, uk.nr);
-  b.tile =
-      uk.nr * best_chunk(c.batch * c.groups, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of), threads, 1.0);
-  b.items = c.batch * c.groups * ceil_div_pos(positions, b.tile);
+  b.tile = uk.nr * best_chunk(c.batch * c.groups * row_chunks, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of),
+                              threads, 1.0);
+  b.items = row_chunks * c.batch * c.groups * ceil_div_pos(positions, b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
   b.flops = gemm_flops(c);

@@ -38,11 +38,51 @@ Canonical flipped_problem(const Canonical &c) {
 
 namespace {
 
+// The flipped form's A in the shifted layout's tap-major panels: item = (group, kFlippedRowsPerItem gradOutput
+// channels b); their whole weight rows w[b] (every x channel's taps) are read once, then each panel step gets its
+// MR values per b (taps reversed; rows past the x channels are zeros), written panel by panel so the stores run
+// along memory. False if a weight is not finite.
+bool pack_flipped_tap_major(const Canonical &c, const Canonical &f, const GemmUkernel &uk, const Rounding &rounding,
+                            const GemmScratch &s) {
+  const OperandReader w(c.w, rounding, true);
+  const int64_t kk = c.kernel_numel(), cx = f.cx_per_group, m = f.cy_per_group, mp = round_up(m, uk.mr);
+  const int64_t row_len = m * kk, blocks = (cx + kFlippedRowsPerItem - 1) / kFlippedRowsPerItem;
+  const int mr = uk.mr;
+  std::atomic<bool> finite{true};
+  parallel_for_slots(f.groups * blocks, s.slots, static_cast<double>(f.groups) * mp * cx * kk * 2,
+                     [&](int slot, int64_t begin, int64_t end) {
+                       float *rows = s.base + slot * s.slot_stride;  // kFlippedRowsPerItem rows of m·K floats
+                       bool fin = true;
+                       for (int64_t item = begin; item < end; ++item) {
+                         const int64_t g = item / blocks, b0 = (item % blocks) * kFlippedRowsPerItem;
+                         const int64_t nb = std::min(kFlippedRowsPerItem, cx - b0);
+                         for (int64_t i = 0; i < nb; ++i) {
+                           fin &= read_row_run(w, g * c.cy_per_group + b0 + i, 0, row_len, rows + i * row_len);
+                         }
+                         float *group = s.shared + g * mp * cx * kk;
+                         for (int64_t t = 0; t < kk; ++t) {
+                           for (int64_t a0 = 0; a0 < mp; a0 += mr) {
+                             float *step = group + t * mp * cx + a0 * cx + b0 * mr;
+                             const int64_t n_rows = std::min<int64_t>(mr, m - a0);
+                             for (int64_t i = 0; i < nb; ++i, step += mr) {
+                               const float *src = rows + i * row_len + a0 * kk + (kk - 1 - t);
+                               for (int64_t r = 0; r < n_rows; ++r) step[r] = src[r * kk];
+                               for (int64_t r = n_rows; r < mr; ++r) step[r] = 0.0f;
+                             }
+                           }
+                         }
+                       }
+                       if (!fin) finite.store(false, std::memory_order_relaxed);
+                     });
+  return finite.load();
+}
+
 // The GEMM's A for every group, rounded and packed once in the microkernel's panel layout (packing.hpp):
 // group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR); in the shifted layout K runs tap by tap,
 // tap t's Cx_g steps at g·Mp·K + t·Mp·Cx_g. False if a weight is not finite.
 bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bool shifted, const GemmUkernel &uk,
                         const Rounding &rounding, const GemmScratch &s) {
+  if (flipped && shifted) return pack_flipped_tap_major(c, f, uk, rounding, s);
   const OperandReader w(c.w, rounding, true);
   const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, mp = round_up(m, uk.mr);
   const int64_t panels = mp / uk.mr;
@@ -57,6 +97,7 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bo
                        for (int64_t item = begin; item < end; ++item) {
                          const int64_t g = item / panels, a0 = (item % panels) * uk.mr;
                          const int64_t rows = std::min<int64_t>(uk.mr, m - a0);
+                         float *group = s.shared + g * mp * k_total;
                          std::fill(tmp, tmp + uk.mr * k_total, 0.0f);
                          if (!flipped) {
                            for (int64_t r = 0; r < rows; ++r) {
@@ -72,7 +113,6 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bo
                              }
                            }
                          }
-                         float *group = s.shared + g * mp * k_total;
                          if (shifted) {  // tap-major: tap t's panel holds its K = Cx_g steps (one per x channel)
                            const int64_t cx = f.cx_per_group;
                            for (int64_t t = 0; t < kk; ++t) {
@@ -100,9 +140,10 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bo
 
 namespace {
 
-// One tile of positions of one sample and group: the C buffer, the windows and B panels of a slot.
+// One tile of positions of one sample and group, output rows [r0, r0 + rows) (all rows outside the shifted layout):
+// the C buffer, the windows and B panels of a slot.
 struct ForwardTile {
-  int64_t n, g, p0, nt;
+  int64_t n, g, p0, nt, r0, rows;
 };
 
 class ForwardGemm {
@@ -153,7 +194,7 @@ class ForwardGemm {
   // Each C element sums tap by tap (one kernel sum over the x channels per tap), in tap order.
   void run_shifted(const ForwardTile &t, int slot) const {
     float *cbuf = s_.base + slot * s_.slot_stride;
-    float *windows = cbuf + m_ * b_.tile;
+    float *windows = cbuf + t.rows * b_.tile;
     const int64_t cx = f_.cx_per_group;
     for (int64_t ch = 0; ch < cx; ++ch) {
       pack_box_window(f_, geo_, x_, t.n, t.g * cx + ch, t.p0, window_, windows + ch * window_);
@@ -163,9 +204,9 @@ class ForwardGemm {
     for (int64_t j = 0; j < t.nt; j += uk_.nr) {
       const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, t.nt - j));
       for (int64_t tap = 0; tap < kk_; ++tap) {
-        const float *b = windows + j + geo_.shift(f_, tap), *a = a_group + tap * mp_ * cx;
-        for (int64_t i = 0; i < m_; i += uk_.mr) {
-          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
+        const float *b = windows + j + geo_.shift(f_, tap), *a = a_group + tap * mp_ * cx + t.r0 * cx;
+        for (int64_t i = 0; i < t.rows; i += uk_.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, t.rows - i));
           uk_.run(cx, a + i * cx, b, window_, cbuf + i * b_.tile + j, b_.tile, mm, nn, tap > 0);
         }
       }
@@ -175,8 +216,8 @@ class ForwardGemm {
 
  private:
   void store(const ForwardTile &t, const float *cbuf) const {
-    for (int64_t r = 0; r < m_; ++r) {
-      const int64_t channel = t.g * m_ + r;
+    for (int64_t r = 0; r < t.rows; ++r) {
+      const int64_t channel = t.g * m_ + t.r0 + r;
       const float *row = cbuf + r * b_.tile;
       if (!b_.shifted) {
         store_run(out_, t.n, channel, t.p0, t.nt, row, ResultKind::kGradInput, rounding_);
@@ -209,13 +250,19 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const
   const Canonical f = flipped ? flipped_problem(c) : c;
   const ForwardGemm gemm(f, uk, b, s, rounding, grad_input);
   const int64_t tiles = (gemm.positions() + b.tile - 1) / b.tile;
+  const int64_t rows = b.shifted ? b.rows_per_item : f.cy_per_group;
+  const int64_t per_chunk = f.batch * f.groups * tiles;
   const bool finite = pack_weight_panels(c, f, flipped, b.shifted, uk, rounding, s);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
+      // Row chunks outermost: consecutive items share the chunk's weight rows (kept in L2).
+      const int64_t rest = item % per_chunk;
       ForwardTile t;
-      t.n = item / (tiles * f.groups);
-      t.g = (item / tiles) % f.groups;
-      t.p0 = (item % tiles) * b.tile;
+      t.r0 = item / per_chunk * rows;
+      t.rows = std::min(rows, f.cy_per_group - t.r0);
+      t.n = rest / (tiles * f.groups);
+      t.g = (rest / tiles) % f.groups;
+      t.p0 = (rest % tiles) * b.tile;
       t.nt = std::min(b.tile, gemm.positions() - t.p0);
       gemm.run(t, slot);
     }
