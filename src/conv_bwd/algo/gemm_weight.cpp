@@ -125,30 +125,36 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
   const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
-  std::atomic<bool> finite{true};
+  const bool in_place = weight_written_in_place(b, c, grad_weight);
+  std::atomic<bool> finite{true}, result_finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *scratch = s.base + slot * s.slot_stride;
-    bool fin = true;
+    bool fin = true, result_fin = true;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
       Block blk;
       blk.g = g;
       blk.j0 = chunk * nc_max;
       blk.nc = std::min(nc_max, n_cols - blk.j0);
-      float *acc = weight_partial(c, s, part, g) + blk.j0;
+      int64_t ldc = 0;
+      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.j0, &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
         blk.n = kb / blocks_per_sample;
         blk.o0 = (kb % blocks_per_sample) * b.kc;
         blk.kc = std::min(b.kc, plane - blk.o0);
         blk.first = kb == first;
-        fin &= gemm.run(blk, scratch, acc, n_cols);
+        fin &= gemm.run(blk, scratch, acc, ldc);
+      }
+      if (b.k_parts == 1) {
+        result_fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.j0, blk.nc, rounding);
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
+    if (!result_fin) result_finite.store(false, std::memory_order_relaxed);
   });
-  const bool result_finite = store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
-  return finite.load() && (result_finite || !gemm.dy_in_place());
+  if (b.k_parts > 1 && !store_weight_partials(c, b.k_parts, s, rounding, grad_weight)) result_finite.store(false);
+  return finite.load() && (result_finite.load() || !gemm.dy_in_place());
 }
 
 }  // namespace conv_bwd

@@ -7,6 +7,7 @@
 // value is not finite, and then the sum is not finite either. So a finite dW is exact, and a non-finite one is
 // handed back to the reference (no operand scan).
 #include <algorithm>
+#include <atomic>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/packing.hpp"
@@ -133,29 +134,37 @@ bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const Gemm
                          const Rounding &rounding, const View5 &grad_weight) {
   const ShiftedWeightGemm gemm(c, uk, b, rounding);
   const ShiftedGeometry geo(c);
-  const int64_t n_cols = c.cx_per_group * c.kernel_numel();
   const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t cpi = b.channels_per_item, chunks = (c.cx_per_group + cpi - 1) / cpi;
+  const bool in_place = weight_written_in_place(b, c, grad_weight);
+  std::atomic<bool> finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *scratch = s.base + slot * s.slot_stride;
+    bool fin = true;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
       Block blk;
       blk.g = g;
       blk.c0 = chunk * cpi;
       blk.channels = std::min(cpi, c.cx_per_group - blk.c0);
-      float *acc = weight_partial(c, s, part, g) + blk.c0 * c.kernel_numel();
+      int64_t ldc = 0;
+      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.c0 * c.kernel_numel(), &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
         blk.n = kb / blocks_per_sample;
         blk.q0 = (kb % blocks_per_sample) * b.kc;
         blk.kc = std::min(b.kc, geo.q_len - blk.q0);
         blk.first = kb == first;
-        gemm.run(blk, scratch, acc, n_cols);
+        gemm.run(blk, scratch, acc, ldc);
+      }
+      if (b.k_parts == 1) {
+        const int64_t kk = c.kernel_numel();
+        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding);
       }
     }
+    if (!fin) finite.store(false, std::memory_order_relaxed);
   });
-  return store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
+  return b.k_parts == 1 ? finite.load() : store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
 }
 
 }  // namespace conv_bwd

@@ -9,6 +9,33 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
+bool weight_written_in_place(const GemmBlocking &b, const Canonical &c, const View5 &grad_weight) {
+  return b.k_parts == 1 && grad_weight.dtype == ACL_FLOAT && grad_weight.strides[4] == 1 && grad_weight.dense_from(1) &&
+         grad_weight.strides[0] >= c.cx_per_group * c.kernel_numel();
+}
+
+float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 &grad_weight, bool in_place,
+                          int64_t part, int64_t g, int64_t col0, int64_t *ldc) {
+  if (in_place) {
+    *ldc = grad_weight.strides[0];
+    return static_cast<float *>(grad_weight.data) + grad_weight.index(g * c.cy_per_group, 0, 0, 0, 0) + col0;
+  }
+  *ldc = c.cx_per_group * c.kernel_numel();
+  return weight_partial(c, s, part, g) + col0;
+}
+
+bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
+                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding) {
+  bool finite = true;
+  for (int64_t r = 0; r < c.cy_per_group; ++r) {
+    const float *row = acc + r * ldc;
+    finite &= all_finite(row, count);
+    if (!in_place)
+      store_run(grad_weight, g * c.cy_per_group + r, -1, col0, count, row, ResultKind::kGradWeight, rounding);
+  }
+  return finite;
+}
+
 bool store_weight_partials(const Canonical &c, int64_t parts, const GemmScratch &s, const Rounding &rounding,
                            const View5 &grad_weight) {
   const int64_t m = c.cy_per_group, n_cols = c.cx_per_group * c.kernel_numel(), rows = c.groups * m;

@@ -21,6 +21,21 @@ inline float *weight_partial(const Canonical &c, const GemmScratch &s, int64_t p
   return s.shared + (part * c.groups + g) * c.cy_per_group * c.cx_per_group * c.kernel_numel();
 }
 
+// With a single K part, an item's dW columns are final once its blocks are summed, so the item stores them itself
+// (while they are in cache; no second pass over a partial buffer). FP32 gradWeight with dense rows is then the
+// accumulator itself: the kernel writes it where it lies.
+bool weight_written_in_place(const GemmBlocking &b, const Canonical &c, const View5 &grad_weight);
+
+// Where the item of (part, group) accumulates from column col0 on: gradWeight itself (in place) or the partial, whose
+// row step goes to *ldc.
+float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 &grad_weight, bool in_place,
+                          int64_t part, int64_t g, int64_t col0, int64_t *ldc);
+
+// After the only K part: stores columns [col0, col0 + count) of group g's rows (unless in place). Returns whether
+// they are all finite.
+bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
+                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding);
+
 // Adds the partials of every (group, row) in part order into part 0 and stores the row in gradWeight.
 // Returns whether every sum is finite.
 bool store_weight_partials(const Canonical &c, int64_t parts, const GemmScratch &s, const Rounding &rounding,
