@@ -95,10 +95,11 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   // Slot: dy rows, the chunk's windows, and a table of kk int64 tap offsets.
   auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window + 2 * kk; };
-  // An item's fixed cost is packing the dy block: about 4/K channels' worth of kernel time.
+  // An item's fixed cost is packing the dy block (zeros, copy, junk positions): about 24/K channels' worth of kernel
+  // time, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 % slower calls).
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
   const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group, cap_chunk(max_channels, slot_of), threads,
-                                 4.0 / static_cast<double>(kk));
+                                 24.0 / static_cast<double>(kk));
   b.channels_per_item = cpi;
   b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi);
