@@ -76,7 +76,7 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   // Flipped problem: M = Cx_g 2 (4 with the kernel's MR), K = Cy_g·taps 18, in the shifted layout: dy's padded box
   // 9 × 9 (7 + 2 rows, 8 + 1 columns), q_len 6·9 + 8 = 62 → one tile of 64 positions, last shift 2·9 + 1 = 19.
   // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: C 2·64 + windows 3·(64 + 19)
-  // = 377 floats (the windows are read in place as B: no B panels).
+  // + 6 tap offsets (int64) = 389 floats (the windows are read in place as B: no B panels).
   PlanContext ctx = context(Isa::kScalar, 1);
   ctx.disabled = ",direct_data,gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
@@ -85,8 +85,8 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_TRUE(p.grad_input.blocking.shifted);
   EXPECT_EQ(p.grad_input.blocking.tile, 64);
   EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 377);
-  EXPECT_EQ(p.bytes, 576u + 1536u);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 389);
+  EXPECT_EQ(p.bytes, 576u + 1600u);
   EXPECT_EQ(p.grad_input.blocking.rows_per_item, 2);
   // Long weight rows are cut into L2-sized items: 600 gradOutput channels · 9 taps = 5400 floats per row, 131072 /
   // 5400 = 24 rows (a multiple of MR 4) per item, so 30 x channels take 2 row chunks.
