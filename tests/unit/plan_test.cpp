@@ -76,7 +76,8 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   // Flipped problem: M = Cx_g 2 (4 with the kernel's MR), K = Cy_g·taps 18, in the shifted layout: dy's padded box
   // 9 × 9 (7 + 2 rows, 8 + 1 columns), q_len 6·9 + 8 = 62 → one tile of 64 positions, last shift 2·9 + 1 = 19.
   // Shared: the weight in A panels, 2 groups · 4 · 18 = 144 floats = 576 bytes. Slot: C 2·64 + windows 3·(64 + 19)
-  // + 6 tap offsets (int64) = 389 floats (the windows are read in place as B: no B panels).
+  // + 6 tap offsets (int64: 13 floats with the alignment) = 390 floats (the windows are read in place as B: no B
+  // panels).
   PlanContext ctx = context(Isa::kScalar, 1);
   ctx.disabled = ",direct_data,gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
@@ -85,7 +86,7 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   EXPECT_TRUE(p.grad_input.blocking.shifted);
   EXPECT_EQ(p.grad_input.blocking.tile, 64);
   EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 389);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 390);
   EXPECT_EQ(p.bytes, 576u + 1600u);
   EXPECT_EQ(p.grad_input.blocking.rows_per_item, 2);
   // Long weight rows are cut into L2-sized items: 600 gradOutput channels · 9 taps = 5400 floats per row, 131072 /
@@ -100,8 +101,8 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
 TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // Scalar NT kernel 2×2, 1 lane. y 8×8 (x 9×9, pads 1:2 / 0, kernel 3×2, dilation 2×1): padded box Hp 8 + 4 = 12,
   // Wp 8 + 1 = 9; q_len = 7·9 + 8 = 71 (one K block of 71), last shift 4·9 + 1 = 37, window 108 floats.
-  // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item: slot 4·71 + 2·108 + 12 = 512 floats. Partials: 1 part · 2 groups
-  // · 3 · (2·6) = 72 floats. (The 12: the 6 taps' row offsets, int64.)
+  // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item: slot 4·71 + 2·108 + 13 = 513 floats. Partials: 1 part · 2 groups
+  // · 3 · (2·6) = 72 floats. (The 13: the 6 taps' row offsets, int64, and their alignment.)
   const char *desc = "mb1_g2_ic4oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
@@ -109,16 +110,16 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   EXPECT_EQ(p.grad_weight.blocking.kc, 71);
   EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
   EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 512);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 513);
   EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
-  EXPECT_EQ(p.bytes, 320u + 2048u);  // 72 and 512 floats, each rounded up to 64 bytes
+  EXPECT_EQ(p.bytes, 320u + 2112u);  // 72 and 513 floats, each rounded up to 64 bytes
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
   // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8; slot 4·28 + 2 channels ·
-  // 2 phases · (28 + 8) + 12 = 268 floats.
+  // 2 phases · (28 + 8) + 13 = 269 floats.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   EXPECT_EQ(q.grad_weight.blocking.kc, 28);
-  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 268);
+  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 269);
   // One tap per phase (1×1 stride 2) shares nothing: the im2col GEMM takes it, with the reason.
   const Plan r = plan_of("mb1_g1_ic4oc6_ih9iw9_kh1kw1_sh2sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(r.grad_weight.algorithm, Algorithm::kGemmWeight);

@@ -94,7 +94,9 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   // Slot: dy rows, the chunk's windows, and a table of kk int64 tap offsets.
-  auto slot_of = [&](int64_t channels) { return round_up(m, nt.mr) * b.kc + channels * window + 2 * kk; };
+  auto slot_of = [&](int64_t channels) {
+    return round_up(m, nt.mr) * b.kc + channels * window + int64_table_floats(kk);
+  };
   // An item's fixed cost is packing the dy block (zeros, copy, junk positions): about 24/K channels' worth of kernel
   // time, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 % slower calls).
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
@@ -143,9 +145,9 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   // kFlippedRowsPerItem weight rows of the flipped form, while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
-    const int64_t work =
-        b.shifted ? b.rows_per_item * tile + c.cx_per_group * geo.phases * (tile + geo.max_shift) + 2 * c.kernel_numel()
-                  : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
+    const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * geo.phases * (tile + geo.max_shift) +
+                                         int64_table_floats(c.kernel_numel())
+                                   : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
     return std::max({work, 2 * uk.mr * k_total, kFlippedRowsPerItem * m * c.kernel_numel()});
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.

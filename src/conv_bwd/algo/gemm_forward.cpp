@@ -204,7 +204,7 @@ class ForwardGemm {
                           windows + ch * step + phase * window_);
       }
     }
-    int64_t *tap_at = reinterpret_cast<int64_t *>(windows + cx * step);  // K int64 after the windows
+    int64_t *tap_at = int64_table(cbuf, (windows - cbuf) + cx * step);  // K int64 after the windows
     for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(f_, tap) * window_ + geo_.shift(f_, tap);
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
     // One NR-column C strip stays in L1 while every tap adds into it.

@@ -63,7 +63,7 @@ class ShiftedWeightGemm {
     const float *dy_data = dy_.plain_data(), *x_data = x_.plain_data();
     const View5 &yv = dy_.view(), &xv = x_.view();
     // Where each tap's row starts in a channel's windows (phase box and shift: divisions, so once per block).
-    int64_t *tap_at = reinterpret_cast<int64_t *>(windows + blk.channels * window_);
+    int64_t *tap_at = int64_table(scratch, (windows - scratch) + blk.channels * window_);
     for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
     const int64_t mc = 8 * static_cast<int64_t>(uk_.mr), cols = blk.channels * kk_;

@@ -13,6 +13,11 @@ namespace conv_bwd {
 
 inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+// A table of int64 (e.g. tap offsets) kept in a float scratch slot from float offset `at` on, rounded up to 8 bytes
+// (slots are 64-byte aligned); int64_table_floats(count) is what it takes of the slot, the rounding included.
+inline int64_t *int64_table(float *slot, int64_t at) { return reinterpret_cast<int64_t *>(slot + round_up(at, 2)); }
+inline int64_t int64_table_floats(int64_t count) { return 2 * count + 1; }
+
 // Both operands use one layout: panels of `width` lines (A: MR rows; B: NR columns), each panel kc steps of
 // `width` floats (line i of step k at panel[k·width + i]); lines past `lines` are zeros.
 
