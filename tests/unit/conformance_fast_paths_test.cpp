@@ -21,8 +21,10 @@ const char *const kGeometries[] = {
     "mb3_g1_ic4oc7_iw1500_kw5_pw2",
     // NT 3-D (plane 8·12·12 = 1152) with asymmetric work.
     "mb1_g1_ic4oc6_id8ih12iw12_kd3kh3kw3_pd1ph1pw1",
-    // gradInput: 300 gradOutput channels (two K blocks), 400 positions (two tiles), 5 x channels.
+    // gradInput: 300 gradOutput channels (two K blocks), 400 positions (two tiles), 5 x channels; and the same
+    // written in place (1×1: dcol is gradInput), two K blocks accumulated in the output, 99 positions.
     "mb1_g1_ic5oc300_ih20iw20_kh3kw3_ph1pw1",
+    "mb1_g1_ic5oc300_ih9iw11_kh1kw1",
     // stride 1, padding beyond the kernel's reach (the flipped problem crops: negative begin pads), and
     // asymmetric pads with dilation.
     "mb1_g1_ic3oc4_ih9iw9_kh2kw2_ph3pw3",

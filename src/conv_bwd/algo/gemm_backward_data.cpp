@@ -12,6 +12,19 @@
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+namespace {
+
+// A 1×1 kernel at stride 1 without padding maps y positions onto x positions one to one, so dcol is gradInput
+// itself: FP32 output planes that need no rounding are then the kernel's C (no x-plane accumulators, no col2im).
+bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &grad_input) {
+  if (c.kernel_numel() != 1 || grad_input.dtype != ACL_FLOAT || !rounding.grad_input_is_identity()) return false;
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.stride[d] != 1 || c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
+  }
+  return grad_input.contiguous_planes();
+}
+
+}  // namespace
 
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input) {
@@ -25,6 +38,7 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
   // (ldb = its channel stride); a last partial panel is packed.
   const View5 &yv = c.y;
   const bool b_in_place = dy.plain() && yv.contiguous_planes();
+  const bool c_in_place = writes_in_place(c, rounding, grad_input);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + mp_max * kGemmKc;
@@ -34,7 +48,10 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
     for (int64_t item = begin; item < end; ++item) {
       const int64_t block = item % blocks, g = (item / blocks) % c.groups, n = item / (blocks * c.groups);
       const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0), mi = cb * kk;
-      std::fill(planes, planes + cb * x_plane, 0.0f);
+      float *dx = c_in_place
+                      ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
+                      : nullptr;
+      if (!c_in_place) std::fill(planes, planes + cb * x_plane, 0.0f);
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
         pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
@@ -65,15 +82,21 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
             const int64_t ldb = j < in_place ? yv.strides[1] : uk.nr;
             for (int64_t i = 0; i < mi; i += uk.mr) {
               const int mm = static_cast<int>(std::min<int64_t>(uk.mr, mi - i));
-              uk.run(kc, a_pack + i * kc, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
+              if (c_in_place) {
+                uk.run(kc, a_pack + i * kc, bj, ldb, dx + i * grad_input.strides[1] + p0 + j, grad_input.strides[1], mm,
+                       nn, k0 > 0);
+              } else {
+                uk.run(kc, a_pack + i * kc, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
+              }
             }
           }
         }
+        if (c_in_place) continue;
         for (int64_t kappa = 0; kappa < kk; ++kappa) {
           col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);
         }
       }
-      for (int64_t ch = 0; ch < cb; ++ch) {
+      for (int64_t ch = 0; ch < cb && !c_in_place; ++ch) {
         store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
                   ResultKind::kGradInput, rounding);
       }
