@@ -4,7 +4,7 @@
 //   flipped (stride-1 gradInput of a convolution): x := gradOutput, output dx, weight rows wᵀ with the taps
 //   reversed, and begin pads (k−1)·dil − pb: dx[c, p] = Σ_{cy, κ'} w[cy, c, K−1−κ'] · dy[cy, p − pb' + κ'·dil].
 // The weight is rounded and packed once into the shared area, in panels every tile uses as they are.
-// More than one tap per stride phase (every flipped call): the shifted layout (shifted_geometry.hpp) with y positions
+// Stride 1 with more than one tap (every flipped call): the shifted layout (shifted_geometry.hpp) with y positions
 // in q-space; each tile rounds and copies the windows of x's padded boxes once, and a B panel row of tap κ is a
 // plain copy from window + shift(κ), not an im2col run with bounds. Junk positions are computed, never stored.
 #include <algorithm>
