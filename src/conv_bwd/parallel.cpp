@@ -18,6 +18,9 @@ namespace {
 
 // Below this many multiply-adds a range is not worth a thread hand-off.
 constexpr int64_t kMinCostPerRange = 1 << 16;
+// parallel_for_slots: items are handed out in about this many ranges per participant (enough that a late worker
+// costs one short range, few enough that the hand-outs stay cheap).
+constexpr int64_t kRangesPerParticipant = 8;
 
 // Workers are created on first need and kept for the life of the process; the pool only grows and is never
 // destroyed (stream threads may still be running a job while static destructors run at exit).
@@ -162,7 +165,12 @@ void parallel_for_slots(int64_t count, int slots, double total_cost, FunctionRef
     body(0, 0, count);
     return;
   }
-  pool().run(count, participants, [&](int64_t item, int participant) { body(participant, item, item + 1); });
+  // Consecutive items go out together, about kRangesPerParticipant ranges per participant: each range is a trip
+  // through the pool's mutex, which two threads contend for when items are tiny (a depthwise layer's channels).
+  const int64_t per = std::max<int64_t>(1, count / (int64_t{participants} * kRangesPerParticipant));
+  const int64_t ranges = (count + per - 1) / per;
+  pool().run(ranges, participants,
+             [&](int64_t r, int participant) { body(participant, r * per, std::min(count, (r + 1) * per)); });
 }
 
 }  // namespace conv_bwd

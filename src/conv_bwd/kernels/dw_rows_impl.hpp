@@ -133,7 +133,43 @@ inline uint32_t any_lane(I16 v) {
   return static_cast<uint32_t>(v[0] != 0);
 }
 
+// Half-width rows (8 to 15 floats, e.g. MobileNet's 14-wide planes): two overlapping 8-float moves per row.
+typedef float V8 __attribute__((vector_size(32), aligned(4)));
+typedef int32_t I8 __attribute__((vector_size(32), aligned(4)));
+
+inline V8 load8(const float *p) {
+  V8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store8(float *p, V8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+inline I8 specials8(V8 v) {
+  const I8 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
+  return ((I8)v & exponent) == exponent;
+}
+
+inline uint32_t any_lane8(I8 v) {
+  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
+  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
+  return static_cast<uint32_t>(v[0] != 0);
+}
+
+inline bool copy_half_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  I8 any = {};
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    const V8 head = load8(src), tail = load8(src + n - 8);  // overlapping: the same values, written twice
+    store8(dst, head);
+    store8(dst + n - 8, tail);
+    any |= specials8(head) | specials8(tail);
+  }
+  return any_lane8(any) == 0;
+}
+
 inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  if (n >= 8 && n < 16) return copy_half_rows(src, lds, rows, n, dst, ldd);
   I16 any = {};
   uint32_t scalar_any = 0;
   for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
@@ -165,14 +201,6 @@ inline uint32_t special_bit(float v) {
   uint32_t bits;
   __builtin_memcpy(&bits, &v, 4);
   return static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
-}
-
-typedef float V8 __attribute__((vector_size(32), aligned(4)));
-
-inline V8 load8(const float *p) {
-  V8 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
 }
 
 // dst[0 .. 16) = a[0], b[0], a[1], b[1], ... a[7], b[7] from src (a) and src + plane (b); returns their specials
