@@ -51,7 +51,14 @@ class Pool {
     work_posted_.store(true, std::memory_order_release);
     work_cv_.notify_all();
     while (next_ < ranges_) run_one_locked(lock, 0);
-    done_cv_.wait(lock, [this] { return remaining_ == 0; });
+    // The last ranges are usually in flight on the workers: wait for them awake for a while before sleeping, as a
+    // sleeping thread's wake-up on a virtual CPU can take milliseconds.
+    if (remaining_.load(std::memory_order_acquire) != 0) {
+      lock.unlock();
+      spin_until([this] { return remaining_.load(std::memory_order_acquire) == 0; });
+      lock.lock();
+    }
+    done_cv_.wait(lock, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
     job_ = nullptr;
     // A range that threw (e.g. std::bad_alloc) fails the whole job on the caller's thread, after every range
     // has finished, so no worker is left holding the job.
@@ -84,7 +91,7 @@ class Pool {
     }
     lock.lock();
     if (failure != nullptr && failure_ == nullptr) failure_ = failure;
-    if (--remaining_ == 0) done_cv_.notify_all();
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_cv_.notify_all();
   }
 
   bool has_work(int id) const { return job_ != nullptr && next_ < ranges_ && id < participants_; }
@@ -100,17 +107,18 @@ class Pool {
         continue;
       }
       lock.unlock();
-      spin_until_work();
+      spin_until([this] { return work_posted_.load(std::memory_order_acquire); });
       lock.lock();
       work_cv_.wait(lock, [this, id] { return has_work(id); });
     }
   }
 
-  void spin_until_work() const {
+  template <typename Ready>
+  static void spin_until(Ready ready) {
     const auto until = std::chrono::steady_clock::now() + kSpin;
     for (;;) {
       for (int i = 0; i < 256; ++i) {
-        if (work_posted_.load(std::memory_order_acquire)) return;
+        if (ready()) return;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
@@ -125,7 +133,8 @@ class Pool {
   std::vector<std::thread> workers_;
   const Job *job_ = nullptr;
   int participants_ = 0;
-  int64_t ranges_ = 0, next_ = 0, remaining_ = 0;
+  int64_t ranges_ = 0, next_ = 0;
+  std::atomic<int64_t> remaining_{0};  // ranges not finished (changed under the mutex, read without it while spinning)
   std::exception_ptr failure_;
   std::atomic<bool> work_posted_{false};  // a job has ranges left (read without the lock by spinning workers)
   static constexpr std::chrono::microseconds kSpin{2000};
