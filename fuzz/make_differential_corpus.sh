@@ -62,3 +62,9 @@ emit nan_inf_integers \
 # Wide channels (17 -> 16 per group) through the microkernel remainders, 1-D.
 emit wide_channels_1d \
   00 00 0c 0b 07 00 00 00 00 0b 00   00 00 00  00 00 00  01 00 03   00 00 00 00 00 00
+
+# Regression (found by a 360 s campaign, -seed=7): one gradInput element, 16 HF32 products of mixed sign that cancel;
+# the fp32 result was within its element bound but 1.7e-5 off in relative l2, which the harness then checked on a
+# single element (it now needs 16).
+emit regression_l2_one_cancelling_element \
+  61 77 61 4b a5 a5 a5 6f 00 00 7a 00 00 00 00 00 00 00 1f 0e 81 00 05 00 00 00 00 00 29 4f 2c fd ff

@@ -64,6 +64,9 @@ inline double chain(const ConvCase &c, Slot slot, double sum, double *bound) {
   return v;
 }
 
+// The fewest finite elements an output needs for the relative l2 check (check_output).
+constexpr int64_t kL2MinElements = 16;
+
 inline double l2_threshold(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:
@@ -88,7 +91,17 @@ inline std::string case_text(const ConvCase &c) {
 // Compares one requested output with the reference sums.
 inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, const TestTensor &t, const RefSums &ref,
                                                bool zero_fill) {
+  // gradInput passes through the compute type when that is FP16/BF16: fp32 sums that differ in the last bit may
+  // round to neighbouring FP16/BF16 values there, so the l2 bound is that of the coarser format.
+  aclDataType l2_dtype = t.dtype();
+  if (slot == kGradInput && l2_dtype == ACL_FLOAT) {
+    const OperandFormat f = expected_operand_format(c.desc);
+    if (f == OperandFormat::kFp16) l2_dtype = ACL_FLOAT16;
+    if (f == OperandFormat::kBf16) l2_dtype = ACL_BF16;
+  }
+  const double l2_max = l2_threshold(l2_dtype);
   double err2 = 0, ref2 = 0;
+  int64_t l2_elements = 0;
   for (int64_t i = 0; i < t.numel(); ++i) {
     double bound = 0;
     const double exp = zero_fill ? 0.0 : chain(c, slot, ref.sum[i], &bound);
@@ -108,17 +121,15 @@ inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, con
     if (std::isfinite(exp)) {
       err2 += (got - exp) * (got - exp);
       ref2 += exp * exp;
+      ++l2_elements;
     }
   }
-  // gradInput passes through the compute type when that is FP16/BF16: fp32 sums that differ in the last bit may
-  // round to neighbouring FP16/BF16 values there, so the l2 bound is that of the coarser format.
-  aclDataType l2_dtype = t.dtype();
-  if (slot == kGradInput && l2_dtype == ACL_FLOAT) {
-    const OperandFormat f = expected_operand_format(c.desc);
-    if (f == OperandFormat::kFp16) l2_dtype = ACL_FLOAT16;
-    if (f == OperandFormat::kBf16) l2_dtype = ACL_BF16;
-  }
-  if (ref2 > 0 && std::sqrt(err2 / ref2) > l2_threshold(l2_dtype)) {
+  // The l2 check looks, over many elements, for errors the element bounds allow but that no correct library makes in
+  // bulk (a wrong rounding mode, a dropped term). Over a few elements one sum that cancels can carry it alone: a
+  // correctly rounded fp32 result may then miss the threshold (found by the differential fuzzer: one output element,
+  // 16 terms of mixed sign, 1.7e-5 off against 1e-5, well inside its element bound). Such outputs keep the element
+  // checks only.
+  if (l2_elements >= kL2MinElements && ref2 > 0 && std::sqrt(err2 / ref2) > l2_max) {
     return ::testing::AssertionFailure() << kSlotName[slot] << " relative l2 error " << std::sqrt(err2 / ref2)
                                          << " in " << case_text(c);
   }
