@@ -96,7 +96,8 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
           col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);
         }
       }
-      for (int64_t ch = 0; ch < cb && !c_in_place; ++ch) {
+      if (c_in_place) continue;
+      for (int64_t ch = 0; ch < cb; ++ch) {
         store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
                   ResultKind::kGradInput, rounding);
       }

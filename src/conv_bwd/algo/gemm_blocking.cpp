@@ -144,12 +144,12 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   // The shifted layout runs every tap over an item's weight rows: as many rows as stay in L2 (all of them outside it).
   b.rows_per_item = b.shifted ? std::min(m, std::max<int64_t>(1, kForwardRowsFloats / k_total / uk.mr) * uk.mr) : m;
   const int64_t row_chunks = ceil_div_pos(m, b.rows_per_item);
-  // Slot: B panels, C tile and tmp, or in the shifted layout the C tile, one window per x channel and stride phase
-  // (read in place as B) and the K taps' offsets (int64); it also holds MR weight rows (and as many tap rows), or
+  // Slot: B panels, C tile and tmp, or in the shifted layout the C tile, one window per x channel (read in place as
+  // B) and the K taps' offsets (int64); it also holds MR weight rows (and as many tap rows), or
   // kFlippedRowsPerItem weight rows of the flipped form, while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
-    const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * geo.phases * (tile + geo.max_shift) +
+    const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * (tile + geo.max_shift) +
                                          int64_table_floats(c.kernel_numel())
                                    : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
     return std::max({work, 2 * uk.mr * k_total, kFlippedRowsPerItem * m * c.kernel_numel()});

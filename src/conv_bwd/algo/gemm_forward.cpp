@@ -189,23 +189,18 @@ class ForwardGemm {
   }
 
  private:
-  // The shifted layout: the tile's windows of x's padded boxes (one per stride phase), rounded once; tap κ's B is then
-  // its phase's windows read where they lie from offset shift(κ) (x channel by x channel: a constant step), so no B
-  // panel is packed.
+  // The shifted layout: the tile's windows of x's padded boxes, rounded once; tap κ's B is then the windows read where
+  // they lie from offset shift(κ) (x channel by x channel: a constant step of one window), so no B panel is packed.
   // Each C element sums tap by tap (one kernel sum over the x channels per tap), in tap order.
   void run_shifted(const ForwardTile &t, int slot) const {
     float *cbuf = s_.base + slot * s_.slot_stride;
     float *windows = cbuf + t.rows * b_.tile;
-    const int64_t cx = f_.cx_per_group, step = geo_.phases * window_;  // one x channel's windows
+    const int64_t cx = f_.cx_per_group;
     for (int64_t ch = 0; ch < cx; ++ch) {
-      for (int64_t phase = 0; phase < geo_.phases; ++phase) {
-        if (!geo_.phase_used(f_, phase)) continue;  // no tap reads it
-        pack_phase_window(f_, geo_, x_, t.n, t.g * cx + ch, phase, t.p0, window_,
-                          windows + ch * step + phase * window_);
-      }
+      pack_box_window(f_, geo_, x_, t.n, t.g * cx + ch, t.p0, window_, windows + ch * window_);
     }
-    int64_t *tap_at = int64_table(cbuf, (windows - cbuf) + cx * step);  // K int64 after the windows
-    for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(f_, tap) * window_ + geo_.shift(f_, tap);
+    int64_t *tap_at = int64_table(cbuf, (windows - cbuf) + cx * window_);  // K int64 after the windows
+    for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.shift(f_, tap);
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
     // One NR-column C strip stays in L1 while every tap adds into it.
     for (int64_t j = 0; j < t.nt; j += uk_.nr) {
@@ -214,7 +209,7 @@ class ForwardGemm {
         const float *b = windows + j + tap_at[tap], *a = a_group + tap * mp_ * cx + t.r0 * cx;
         for (int64_t i = 0; i < t.rows; i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, t.rows - i));
-          uk_.run(cx, a + i * cx, b, step, cbuf + i * b_.tile + j, b_.tile, mm, nn, tap > 0);
+          uk_.run(cx, a + i * cx, b, window_, cbuf + i * b_.tile + j, b_.tile, mm, nn, tap > 0);
         }
       }
     }
