@@ -141,7 +141,9 @@ inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, con
 inline int run_direct(const ConvCase &c, CaseTensors &tensors, std::string *error) {
   const aclnn_cpu::conv_bwd::Problem p = build_problem(c, tensors);
   const uint64_t bytes = aclnn_cpu::conv_bwd::workspace_size(p);
-  std::vector<unsigned char> workspace(bytes);
+  // Poisoned with a large finite value (0x4B4B4B4B ≈ 1.3e7): scratch read before it is written shows as a wrong
+  // result (a NaN would only send the output to the reference's fallback).
+  std::vector<unsigned char> workspace(bytes, 0x4B);
   const int status = aclnn_cpu::conv_bwd::execute(p, bytes ? workspace.data() : nullptr, bytes);
   if (status != ACLNN_SUCCESS) {
     const char *e = aclnn_cpu::recent_error();

@@ -91,13 +91,18 @@ void reference_weight(const Problem &p, const Canonical &c, const Rounding &roun
 }
 
 // Runs one planned GEMM output; false when it must be recomputed by the reference.
-bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
-              unsigned char *base) {
+GemmScratch gemm_scratch(const Plan &plan, unsigned char *base) {
   GemmScratch scratch;
   scratch.shared = reinterpret_cast<float *>(base + plan.shared_at);
   scratch.base = reinterpret_cast<float *>(base + plan.scratch_at);
   scratch.slot_stride = static_cast<int64_t>(plan.slot_bytes / sizeof(float));
   scratch.slots = plan.slots;
+  return scratch;
+}
+
+bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
+              unsigned char *base) {
+  const GemmScratch scratch = gemm_scratch(plan, base);
   switch (o.algorithm) {
     case Algorithm::kDirectData:
       return direct_data(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_input));
@@ -169,7 +174,19 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
     gemm_input = gemm_weight_out = false;
     *outcome = "fallback=aliasing-or-alignment";
   }
-  if (p.mask[0]) {
+  bool input_done = false, weight_done = false;  // by the fused pass
+  if (gemm_input && gemm_weight_out && plan.depthwise_fused) {
+    const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding,
+                                               lift(p.grad_input), lift(p.grad_weight));
+    input_done = fin.grad_input;
+    weight_done = fin.grad_weight;
+    gemm_input = gemm_weight_out = false;  // what it could not finish goes to the reference
+    if (!input_done || !weight_done) {
+      stage_on_heap(p, rounding, !input_done, !weight_done, &s);
+      *outcome = "fallback=non-finite";
+    }
+  }
+  if (p.mask[0] && !input_done) {
     if (!gemm_input || !run_gemm(p, plan, plan.grad_input, c, rounding, base)) {
       if (gemm_input) {
         stage_on_heap(p, rounding, true, false, &s);
@@ -178,7 +195,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
       reference_input(p, c, rounding, s);
     }
   }
-  if (p.mask[1]) {
+  if (p.mask[1] && !weight_done) {
     if (!gemm_weight_out || !run_gemm(p, plan, plan.grad_weight, c, rounding, base)) {
       if (gemm_weight_out) {
         stage_on_heap(p, rounding, false, true, &s);

@@ -245,6 +245,10 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                           p, c, kernels, ctx, facts)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
+  plan.depthwise_fused = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
+                        plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
+                        ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
+                        depthwise_fused_refusal(c).empty();
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
@@ -254,6 +258,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     shared_floats = std::max(shared_floats, o->blocking.shared_floats);
     items = std::max(items, o->blocking.items);
   }
+  if (plan.depthwise_fused) slot_floats = std::max(slot_floats, depthwise_fused_floats(c));
   plan.bytes = plan.staging.bytes;
   if (p.mask[2]) {
     plan.bias_at = align_up(plan.bytes);
@@ -286,7 +291,7 @@ std::string describe_plan(const Plan &plan) {
     return s;
   };
   return one("gradInput", plan.grad_input) + " " + one("gradWeight", plan.grad_weight) +
-         " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
+         (plan.depthwise_fused ? std::string(" fused=") + kDepthwiseBothName : "") + " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
 }
 
 }  // namespace conv_bwd

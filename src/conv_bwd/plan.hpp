@@ -30,6 +30,8 @@ enum class Algorithm {
 };
 
 const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "none"
+// The fused depthwise pass (Plan::depthwise_fused), skipped by ACLNN_CPU_ALGO=-depthwise_both.
+constexpr const char *kDepthwiseBothName = "depthwise_both";
 
 // One of the GEMM algorithms (not none, not the reference).
 inline bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kReference; }
@@ -53,6 +55,8 @@ struct OutputPlan {
 
 struct Plan {
   OutputPlan grad_input, grad_weight;
+  // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight.
+  bool depthwise_fused = false;
   GemmKernels kernels{nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
   int slots = 1;
   StagingLayout staging;    // operands the reference outputs need, from offset 0
@@ -85,7 +89,8 @@ bool tensors_misaligned(const Problem &problem);
 Plan make_plan(const Problem &problem, const PlanContext &context);
 
 // "gradInput=gemm_backward_data:gemm_f32_8x32__avx512f gradWeight=gemm_weight_shifted:gemm_nt_f32_4x4__avx512f
-// slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel).
+// slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel; a fused depthwise
+// pass adds "fused=depthwise_both").
 std::string describe_plan(const Plan &plan);
 
 }  // namespace conv_bwd

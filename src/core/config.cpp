@@ -28,15 +28,15 @@ const char *env(const char *name) {
   return (v != nullptr && v[0] != '\0') ? v : nullptr;
 }
 
-// The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference
-// (tests/unit/plan_test.cpp checks that the two lists agree).
+// The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference, and
+// the fused depthwise pass (tests/unit/plan_test.cpp checks that the lists agree).
 constexpr const char *kSkippableAlgorithms =
     "direct_data, depthwise_weight, gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight_shifted, "
-    "gemm_weight";
+    "gemm_weight, depthwise_both";
 
 bool is_skippable_algorithm(const std::string &name) {
   for (const char *known : {"direct_data", "depthwise_weight", "gemm_backward_data", "gemm_flipped_forward",
-                            "gemm_forward", "gemm_weight_shifted", "gemm_weight"}) {
+                            "gemm_forward", "gemm_weight_shifted", "gemm_weight", "depthwise_both"}) {
     if (name == known) return true;
   }
   return false;

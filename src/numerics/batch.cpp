@@ -147,11 +147,18 @@ void fp32_to_fp16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride) {
 
 ACLNN_CPU_MULTIVERSION
 void fp32_to_bf16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride) {
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t u = float_bits(v[i]);
-    dst[i * stride] = (u & kFp32AbsMask) > kFp32Inf ? fp32_to_bf16(v[i])
-                                                    : static_cast<uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+  // Branch-free, as fp32_to_bf16: a NaN keeps its sign and top payload and gets the quiet bit.
+  const auto narrow = [](uint32_t u) {
+    const uint32_t m = nan_mask(u);
+    const uint32_t value = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16, nan = (u | kFp32QuietBit) >> 16;
+    return static_cast<uint16_t>((nan & m) | (value & ~m));
+  };
+  const uint32_t *u = reinterpret_cast<const uint32_t *>(v);
+  if (stride == 1) {  // the common case, kept separate so that it vectorises
+    for (int64_t i = 0; i < n; ++i) dst[i] = narrow(u[i]);
+    return;
   }
+  for (int64_t i = 0; i < n; ++i) dst[i * stride] = narrow(u[i]);
 }
 
 namespace {

@@ -67,6 +67,9 @@ const char *const kGeometries[] = {
     "mb2_g3_ic3oc9_iw101_kw5_sw2_pw3_dw2",
     "mb1_g2_ic2oc2_iw70_kw2_sw4_pw1",
     "mb1_g2_ic2oc4_id5ih9iw34_kd2kh3kw3_sd1sh2sw3_pd1ph1pw2_dd2dh1dw2",
+    // both depthwise gradients in one pass (planes keep their size): uneven pads adding up to the reach, a
+    // dilated width, multiplier 2, two samples (dy's q-space starts 2·17 + 3 floats into gradInput's box).
+    "mb2_g3_ic3oc6_ih11iw13_kh4kw3_ph1:2pw1:3_dh1dw2",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

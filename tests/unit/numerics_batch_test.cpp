@@ -77,16 +77,18 @@ TEST(NumericsBatch, RoundingsMatchTheScalarConversions) {
 
 TEST(NumericsBatch, EncodingsMatchTheScalarConversions) {
   const std::vector<float> in = probe_values();
-  std::vector<uint16_t> h(2 * in.size()), b(in.size());
-  numerics::fp32_to_fp16_n(in.data(), static_cast<int64_t>(in.size()), h.data(), 2);
-  numerics::fp32_to_bf16_n(in.data(), static_cast<int64_t>(in.size()), b.data(), 1);
-  int64_t bad = 0;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (h[2 * i] != numerics::fp32_to_fp16(in[i]) || b[i] != numerics::fp32_to_bf16(in[i])) {
-      if (++bad <= 5) ADD_FAILURE() << "input 0x" << std::hex << bits_of(in[i]);
+  for (int64_t stride : {1, 2}) {  // the contiguous loops and the strided ones are separate code
+    std::vector<uint16_t> h(stride * in.size()), b(stride * in.size());
+    numerics::fp32_to_fp16_n(in.data(), static_cast<int64_t>(in.size()), h.data(), stride);
+    numerics::fp32_to_bf16_n(in.data(), static_cast<int64_t>(in.size()), b.data(), stride);
+    int64_t bad = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (h[stride * i] != numerics::fp32_to_fp16(in[i]) || b[stride * i] != numerics::fp32_to_bf16(in[i])) {
+        if (++bad <= 5) ADD_FAILURE() << "stride " << stride << ", input 0x" << std::hex << bits_of(in[i]);
+      }
     }
+    EXPECT_EQ(bad, 0) << "stride " << stride;
   }
-  EXPECT_EQ(bad, 0);
 }
 
 TEST(NumericsBatch, Fp16DecodeMatchesForEveryCode) {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 
 #include "conformance_harness.hpp"
+#include "conv_bwd/execute.hpp"
 #include "core/config.hpp"
+#include "core/isa.hpp"
 
 namespace {
 
@@ -161,6 +163,70 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   EXPECT_EQ(w.grad_weight.refusals[0], "depthwise_weight: 16 y channels per group, above 8 (a GEMM's M)");
 }
 
+// Both depthwise gradients in one pass when the planes keep their size (stride 1, pads adding up to the kernel's
+// reach, uneven allowed). The same layer as above: x box 136 + per dy channel a buffer of 136 (q-space 121 after the
+// flipped problem's leading pads 11 + 1, and gradInput's box: q 112 + last shift 24) + 2·9 taps · 16 lanes + dx's
+// q-space 112 + the terms and weight rows (2·9 each): 844 floats, 3392 bytes with the 64-byte rounding.
+TEST(Plan, DepthwiseBothOutputsInOnePassWhenThePlanesKeepTheirSize) {
+  const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
+  EXPECT_TRUE(p.depthwise_fused);
+  EXPECT_EQ(p.slot_bytes, 3392u);
+  EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find(" fused=depthwise_both "), std::string::npos);
+  EXPECT_TRUE(plan_of("mb1_g3_ic3oc3_ih9iw10_kh4kw3_ph1:2pw1:3_dh1dw2_mask110", context(Isa::kScalar, 1))
+                  .depthwise_fused);
+  for (const char *other : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask101", "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask011",
+                            "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph0pw1", "mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1",
+                            "mb2_g4_ic8oc16_ih9iw9_kh3kw3_ph1pw1"}) {
+    EXPECT_FALSE(plan_of(other, context(Isa::kScalar, 1)).depthwise_fused) << other;
+  }
+  PlanContext skip = context(Isa::kScalar, 1);
+  skip.disabled = ",depthwise_both,";
+  const Plan q = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", skip);
+  EXPECT_FALSE(q.depthwise_fused);
+  EXPECT_EQ(q.grad_input.algorithm, Algorithm::kDirectData);
+  EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
+}
+
+// The fused pass gives the bits of the two separate ones (the same sums in the same order), on every ISA here, in
+// FP32 and BF16, with multipliers, dilation, uneven pads, 1-D and 3-D, and channels-last views.
+TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
+  for (const char *g : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", "mb1_g3_ic3oc6_ih11iw13_kh4kw3_ph1:2pw1:3_dh1dw2",
+                        "mb2_g4_ic4oc4_iw70_kw5_pw2", "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1"}) {
+    for (const char *dt : {"_dtf32", "_dtbf16"}) {
+      for (bool channels_last : {false, true}) {
+        ConvCase c = parse_case(std::string(g) + dt, Data::kRandom, 31);
+        if (channels_last) {
+          const int rank = c.desc.spatial_rank + 2;
+          std::vector<int> order(rank);
+          order[0] = 0;
+          for (int i = 1; i < rank - 1; ++i) order[i] = i + 1;
+          order[rank - 1] = 1;
+          for (int s : {kGradOutput, kInput, kGradInput}) c.layout[s] = Layout{order, 1, 0};
+        }
+        for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+          if (isa > aclnn_cpu::usable_isa()) continue;
+          std::vector<unsigned char> out[2];
+          for (int fused = 0; fused < 2; ++fused) {
+            CaseTensors t(c);
+            const aclnn_cpu::conv_bwd::Problem p = build_problem(c, t);
+            PlanContext ctx = context(isa, 2);
+            if (fused == 0) ctx.disabled = ",depthwise_both,";
+            const Plan plan = make_plan(p, ctx);
+            ASSERT_EQ(plan.depthwise_fused, fused == 1) << g;
+            std::vector<unsigned char> ws(plan.bytes);
+            ASSERT_EQ(aclnn_cpu::conv_bwd::execute(p, plan, ws.data(), ws.size()), 0) << g;
+            for (int s : {kGradInput, kGradWeight}) {
+              out[fused].insert(out[fused].end(), t.t[s].bytes().begin(), t.t[s].bytes().end());
+            }
+          }
+          EXPECT_EQ(out[0], out[1]) << g << dt << (channels_last ? " channels-last" : "") << " isa "
+                                    << static_cast<int>(isa);
+        }
+      }
+    }
+  }
+}
+
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
   // 6 channels: 24 bytes, aligned to 64.
   EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 64u);
@@ -196,10 +262,14 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   const char *saved = std::getenv("ACLNN_CPU_ALGO");
   const std::string saved_value = saved ? saved : "";
   std::string error;
+  std::vector<std::string> names = {aclnn_cpu::conv_bwd::kDepthwiseBothName};
   for (Algorithm a : {Algorithm::kDirectData, Algorithm::kDepthwiseWeight, Algorithm::kGemmBackwardData,
                       Algorithm::kGemmFlippedForward, Algorithm::kGemmForward, Algorithm::kGemmWeightShifted,
                       Algorithm::kGemmWeight}) {
-    const std::string value = std::string("-") + aclnn_cpu::conv_bwd::algorithm_name(a);
+    names.push_back(aclnn_cpu::conv_bwd::algorithm_name(a));
+  }
+  for (const std::string &name : names) {
+    const std::string value = "-" + name;
     ASSERT_EQ(setenv("ACLNN_CPU_ALGO", value.c_str(), 1), 0);
     EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << value << ": " << error;
     EXPECT_NE(aclnn_cpu::settings().disabled_algorithms.find("," + value.substr(1) + ","), std::string::npos);

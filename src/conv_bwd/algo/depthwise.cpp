@@ -69,12 +69,24 @@ void zero_around(float *dst, int64_t ld, int64_t rows, int64_t lo, int64_t hi) {
   zero_floats(dst + (rows - 1) * ld + hi, ld - hi);
 }
 
-// Stride 1, FP32 read as is: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position
-// (z + off) for each dim (geo's box; off = −u_min, the leading padding), zeros elsewhere: one copy_rows per
-// depth plane for the part inside the operand, and each other position zeroed once. The shifted x boxes are
-// off = padding; the q-space of dy is off = 0 (its buffer must hold the whole box: q-space stops short of it).
-void pack_plain(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n, int64_t channel,
-                const int64_t off[kSpatial], int64_t len, float *out) {
+// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 is
+// read as is, else decoded (the caller's finish() rounds them).
+void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
+               int64_t ldd) {
+  const View5 &v = r.view();
+  if (plain_rows(r)) {
+    k.copy_rows(r.plain_data() + at, v.strides[3], rows, n, dst, ldd);
+    return;
+  }
+  for (int64_t i = 0; i < rows; ++i) r.decode(at + i * v.strides[3], v.strides[4], n, dst + i * ldd);
+}
+
+// Stride 1: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position (z + off) for each
+// dim (geo's box; off = −u_min, the leading padding), rounded, zeros elsewhere: one read_rows per depth plane for the
+// part inside the operand, and each other position zeroed once. The shifted x boxes are off = padding; the q-space
+// of dy is off = 0 (its buffer must hold the whole box: q-space stops short of it).
+void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n,
+                      int64_t channel, const int64_t off[kSpatial], int64_t len, float *out) {
   const View5 &v = r.view();
   const int64_t box_len[kSpatial] = {geo.dp, geo.hp, geo.wp}, plane = geo.hp * geo.wp;
   int64_t lo[kSpatial], hi[kSpatial];  // the box coordinates inside the operand, per dim
@@ -82,7 +94,6 @@ void pack_plain(const DwRowKernels &k, const ShiftedGeometry &geo, const Operand
     lo[d] = std::min(std::max<int64_t>(off[d], 0), box_len[d]);
     hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
   }
-  const float *base = r.plain_data();
   const int64_t filled = geo.dp * plane;
   zero_floats(out, lo[0] * plane);
   for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
@@ -95,43 +106,33 @@ void pack_plain(const DwRowKernels &k, const ShiftedGeometry &geo, const Operand
     zero_floats(p, lo[1] * geo.wp);
     zero_floats(p + hi[1] * geo.wp, (geo.hp - hi[1]) * geo.wp);
     const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
-    k.copy_rows(base + at, v.strides[3], hi[1] - lo[1], hi[2] - lo[2], p + lo[1] * geo.wp + lo[2], geo.wp);
+    read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], p + lo[1] * geo.wp + lo[2], geo.wp);
   }
   zero_floats(out + hi[0] * plane, filled - hi[0] * plane);
   if (len > filled) zero_floats(out + filled, len - filled);
+  if (!plain_rows(r)) r.finish(out, filled);  // zeros stay zeros
 }
 
-// The x box of a stride-1 geometry (pack_box_window), by pack_plain when it can.
+// The x box of a stride-1 geometry (pack_box_window), by pack_channel_box when its buffer holds the whole box.
 void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
               int64_t channel, int64_t len, float *out) {
-  if (!plain_rows(x) || len < box_floats(geo)) {
+  if (len < box_floats(geo)) {
     pack_box_window(c, geo, x, n, channel, 0, len, out);
     return;
   }
   const int64_t off[kSpatial] = {-geo.u_min[0], -geo.u_min[1], -geo.u_min[2]};
-  pack_plain(k, geo, x, n, channel, off, len, out);
+  pack_channel_box(k, geo, x, n, channel, off, len, out);
 }
 
-// The buffer pack_q_space needs for len positions of q-space: the whole box, for pack_plain.
+// The buffer pack_q_space needs for len positions of q-space: the whole box, for pack_channel_box.
 int64_t q_space_floats(const ShiftedGeometry &geo, int64_t len) { return std::max(len, box_floats(geo)); }
 
 // ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's, stride 1), rounded; zeros at the junk positions
-// and past the last real one. Each position is written once (no zero fill first). ys holds q_space_floats(geo, len).
+// and past the last real one. ys holds q_space_floats(geo, len).
 void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
                   int64_t channel, int64_t len, float *ys) {
-  if (plain_rows(dy)) {
-    const int64_t off[kSpatial] = {0, 0, 0};
-    pack_plain(k, geo, dy, n, channel, off, len, ys);
-    return;
-  }
-  const View5 &v = dy.view();
-  const int64_t od_n = v.shape[2], oh_n = v.shape[3], ow_n = v.shape[4];
-  for_each_box_row(geo, 0, len, [&](int64_t od, int64_t oh, int64_t w, int64_t count, int64_t at) {
-    const int64_t real = od < od_n && oh < oh_n && w < ow_n ? std::min(count, ow_n - w) : 0;
-    if (real > 0) copy_run(dy, v.index(n, channel, od, oh, w), v.strides[4], real, ys + at);
-    zero_floats(ys + at + real, count - real);
-  });
-  dy.finish(ys, len);
+  const int64_t off[kSpatial] = {0, 0, 0};
+  pack_channel_box(k, geo, dy, n, channel, off, len, ys);
 }
 
 // The taps grouped by the stride phase they read (shifted_geometry.hpp), stably: tap order[j] has lane block j;
@@ -374,6 +375,96 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
   return finite.load();
 }
 
+// Both gradients of a stride-1 depthwise call whose planes keep their size (pads adding up to each dim's kernel
+// reach): gradWeight's q-space of a dy channel is then gradInput's padded box of it (the flipped problem's) moved
+// by the flipped leading pads, with the same row pitch; so one buffer per dy channel holds both, each channel is
+// read once, and the x box, the dy boxes and the dx plane of a group stay in L1/L2 between the two.
+struct FusedLayout {
+  ShiftedGeometry geo, fgeo;  // gradWeight's (x box, dy in q-space), gradInput's (dy box, dx in q-space)
+  int64_t wq, x_box;          // gradWeight's q-space (whole vectors) and the x box it reads
+  int64_t dq;                 // gradInput's q-space (whole blocks)
+  int64_t lead;               // where dy's q-space starts in its buffer (the flipped problem's leading pads)
+  int64_t y_buf;              // floats per dy channel buffer: the q-space after `lead`, and gradInput's box
+
+  explicit FusedLayout(const Canonical &c) : geo(c), fgeo(flipped_problem(c)) {
+    const Canonical f = flipped_problem(c);
+    wq = round_up(geo.q_len, kDwTapLanes);
+    x_box = wq + geo.max_shift;
+    dq = round_up(fgeo.q_len, kDirectBlock);
+    lead = (f.pad_begin[0] * geo.hp + f.pad_begin[1]) * geo.wp + f.pad_begin[2];
+    y_buf = std::max(lead + q_space_floats(geo, wq), dq + fgeo.max_shift);
+  }
+
+  int64_t slot_floats(const Canonical &c) const {
+    const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
+    return x_box + m_n * y_buf + m_n * kk * kDwTapLanes + dq + 2 * m_n * kk;
+  }
+};
+
+// Lanes and x box as depthwise_weight_shifted, dy and dx as direct_data_shifted (the same sums, in the same order:
+// the same bits as the two passes).
+DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
+                                     const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight) {
+  const Canonical f = flipped_problem(c);
+  const FusedLayout L(c);
+  const OperandReader x(c.x, rounding), dy(c.y, rounding), w(c.w, rounding);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), terms = m_n * kk;
+  const int64_t od_n = c.x_size[0], oh_n = c.x_size[1], ow_n = c.x_size[2];
+  const bool plain_out = planes_stored_as_is(grad_input, rounding);
+  const double cost = 2.0 * static_cast<double>(c.batch) * terms * L.geo.q_len;
+  std::atomic<bool> input_finite{true}, weight_finite{true};
+  parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
+    float *xs = s.base + slot * s.slot_stride, *ys = xs + L.x_box, *lanes = ys + m_n * L.y_buf;
+    float *dx = lanes + terms * kDwTapLanes, *taps = dx + L.dq, *w_rows = taps + terms;
+    PhaseTaps pt;  // stride 1: one run, every tap
+    pt.init(c, L.geo);
+    int64_t shifts[kMaxDwTaps];
+    for (int64_t m = 0; m < m_n; ++m) {
+      for (int64_t t = 0; t < kk; ++t) shifts[m * kk + t] = m * L.y_buf + L.fgeo.shift(f, t);
+      // The parts of each dy buffer outside its q-space stay zero: gradInput's box reads them as padding.
+      float *buf = ys + m * L.y_buf;
+      zero_floats(buf, L.lead);
+      const int64_t used = L.lead + q_space_floats(L.geo, L.wq);
+      zero_floats(buf + used, L.y_buf - used);
+    }
+    bool in_fin = true, w_fin = true;
+    for (int64_t g = begin; g < end; ++g) {
+      std::fill(lanes, lanes + terms * kDwTapLanes, 0.0f);
+      for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
+      for (int64_t m = 0; m < m_n; ++m) {  // the flipped relation reads the taps reversed
+        for (int64_t t = 0; t < kk; ++t) taps[m * kk + t] = w_rows[m * kk + kk - 1 - t];
+      }
+      for (int64_t n = 0; n < c.batch; ++n) {
+        pack_box(k, c, L.geo, x, n, g, L.x_box, xs);
+        for (int64_t m = 0; m < m_n; ++m) {
+          float *q = ys + m * L.y_buf + L.lead;
+          pack_q_space(k, L.geo, dy, n, g * m_n + m, L.wq, q);
+          k.dot_taps(q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
+        }
+        k.taps(ys, shifts, taps, terms, L.dq, dx);
+        if (plain_out) {
+          float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, g, 0, 0, 0);
+          for (int64_t od = 0; od < od_n; ++od) {
+            in_fin &= k.copy_rows(dx + od * L.fgeo.hp * L.fgeo.wp, L.fgeo.wp, oh_n, ow_n, plane + od * oh_n * ow_n,
+                                  ow_n);
+          }
+          continue;
+        }
+        for_each_real_run(L.fgeo, oh_n, ow_n, 0, L.fgeo.q_len,
+                          [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                            in_fin &= all_finite(dx + at, count);
+                            store_run(grad_input, n, g, (od * oh_n + oh) * ow_n + ow, count, dx + at,
+                                      ResultKind::kGradInput, rounding);
+                          });
+      }
+      w_fin &= store_lanes(c, g, lanes, pt.order, rounding, grad_weight);
+    }
+    if (!in_fin) input_finite.store(false, std::memory_order_relaxed);
+    if (!w_fin) weight_finite.store(false, std::memory_order_relaxed);
+  });
+  return DepthwiseFinite{input_finite.load(), weight_finite.load()};
+}
+
 }  // namespace
 
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
@@ -385,6 +476,24 @@ bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s
                  const View5 &grad_input) {
   return unit_stride(c) ? direct_data_shifted(c, k, s, rounding, grad_input)
                         : direct_data_phases(c, k, s, rounding, grad_input);
+}
+
+std::string depthwise_fused_refusal(const Canonical &c) {
+  if (c.cx_per_group != 1) return "not depthwise: " + std::to_string(c.cx_per_group) + " x channels per group";
+  if (!unit_stride(c)) return "stride is not 1";
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.x_size[d] != c.y_size[d]) {
+      return "the planes change size (pads not adding up to the kernel's reach): no shared dy buffer";
+    }
+  }
+  return "";
+}
+
+int64_t depthwise_fused_floats(const Canonical &c) { return FusedLayout(c).slot_floats(c); }
+
+DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
+                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight) {
+  return depthwise_both_fused(c, k, s, rounding, grad_input, grad_weight);
 }
 
 namespace {
