@@ -147,10 +147,6 @@ void print_verbose(const Problem &p, const Plan &plan, const char *outcome, doub
 
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {
   const Rounding rounding(p);
-  // gradBias reads the caller's gradOutput directly: sum it before any output is written, store it last, in
-  // case an output shares memory with an operand (in-place callers).
-  float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
-  if (p.mask[2]) sum_grad_bias(c.grad_output, rounding, bias_sums);
   // Operands of the outputs the plan gave to the reference, staged in the workspace.
   Staged s;
   const StagingLayout &layout = plan.staging;
@@ -174,10 +170,17 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
     gemm_input = gemm_weight_out = false;
     *outcome = "fallback=aliasing-or-alignment";
   }
+  // gradBias reads the caller's gradOutput directly: sum it before any output is written, store it last, in
+  // case an output shares memory with an operand (in-place callers). The fused depthwise pass (never planned for
+  // them) sums each channel as it reads it.
+  const bool fused = gemm_input && gemm_weight_out && plan.depthwise_fused;
+  float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
+  if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, rounding, bias_sums);
   bool input_done = false, weight_done = false;  // by the fused pass
-  if (gemm_input && gemm_weight_out && plan.depthwise_fused) {
+  if (fused) {
     const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding,
-                                               lift(p.grad_input), lift(p.grad_weight));
+                                               lift(p.grad_input), lift(p.grad_weight),
+                                               p.mask[2] ? bias_sums : nullptr);
     input_done = fin.grad_input;
     weight_done = fin.grad_weight;
     gemm_input = gemm_weight_out = false;  // what it could not finish goes to the reference

@@ -1,13 +1,14 @@
 // The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
-// and scan at every stride and column remainder.
+// and scan at every stride and column remainder; widen_bf16_rows at every column remainder.
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -108,6 +109,37 @@ TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
               << isa_name(isa) << " n " << n << " at " << at;
         }
       }
+    }
+  }
+}
+
+// Every code pattern class (NaN payloads, infinities, subnormals, signs) from a generator: the widening is a shift,
+// so each output is the code's bits moved up; columns past n and rows past `rows` stay untouched.
+TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {  // 8 .. 15: two overlapping half vectors
+      const int64_t rows = 3, lds = n + 5, ldd = n + 2;
+      std::vector<uint16_t> src(static_cast<size_t>(rows * lds));
+      uint32_t seed = 17;
+      for (auto &h : src) {
+        seed = seed * 1664525u + 1013904223u;
+        h = static_cast<uint16_t>(seed >> 16);
+      }
+      std::vector<float> dst(static_cast<size_t>(rows * ldd + 1), -7.0f);
+      k.widen_bf16_rows(src.data(), lds, rows, n, dst.data(), ldd);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < ldd; ++i) {
+          uint32_t got;
+          std::memcpy(&got, &dst[r * ldd + i], 4);
+          const float untouched = -7.0f;
+          uint32_t want;
+          std::memcpy(&want, &untouched, 4);
+          if (i < n) want = static_cast<uint32_t>(src[r * lds + i]) << 16;
+          EXPECT_EQ(got, want) << isa_name(isa) << " n " << n << " row " << r << " col " << i;
+        }
+      }
+      EXPECT_EQ(dst[rows * ldd], -7.0f) << isa_name(isa) << " n " << n;
     }
   }
 }

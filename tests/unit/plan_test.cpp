@@ -187,8 +187,8 @@ TEST(Plan, DepthwiseBothOutputsInOnePassWhenThePlanesKeepTheirSize) {
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
 }
 
-// The fused pass gives the bits of the two separate ones (the same sums in the same order), on every ISA here, in
-// FP32 and BF16, with multipliers, dilation, uneven pads, 1-D and 3-D, and channels-last views.
+// The fused pass gives the bits of the separate ones, gradBias's included (the same sums in the same order), on every
+// ISA here, in FP32 and BF16, with multipliers, dilation, uneven pads, 1-D and 3-D, and channels-last views.
 TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
   for (const char *g : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", "mb1_g3_ic3oc6_ih11iw13_kh4kw3_ph1:2pw1:3_dh1dw2",
                         "mb2_g4_ic4oc4_iw70_kw5_pw2", "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1"}) {
@@ -215,7 +215,7 @@ TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
             ASSERT_EQ(plan.depthwise_fused, fused == 1) << g;
             std::vector<unsigned char> ws(plan.bytes);
             ASSERT_EQ(aclnn_cpu::conv_bwd::execute(p, plan, ws.data(), ws.size()), 0) << g;
-            for (int s : {kGradInput, kGradWeight}) {
+            for (int s : {kGradInput, kGradWeight, kGradBias}) {
               out[fused].insert(out[fused].end(), t.t[s].bytes().begin(), t.t[s].bytes().end());
             }
           }

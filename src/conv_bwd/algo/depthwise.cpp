@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
+#include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
@@ -70,12 +72,16 @@ void zero_around(float *dst, int64_t ld, int64_t rows, int64_t lo, int64_t hi) {
 }
 
 // rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 is
-// read as is, else decoded (the caller's finish() rounds them).
+// read as is, widened by vectors for BF16 rows, else decoded (the caller's finish() rounds them).
 void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd) {
   const View5 &v = r.view();
   if (plain_rows(r)) {
     k.copy_rows(r.plain_data() + at, v.strides[3], rows, n, dst, ldd);
+    return;
+  }
+  if (v.dtype == ACL_BF16 && v.strides[4] == 1) {
+    k.widen_bf16_rows(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
     return;
   }
   for (int64_t i = 0; i < rows; ++i) r.decode(at + i * v.strides[3], v.strides[4], n, dst + i * ldd);
@@ -202,6 +208,21 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   return finite.load();
 }
 
+// Stores gradInput's plane of (n, channel) from its q-space (geo's layout) through store_run: the rows compacted in
+// place (each moves down, never onto a row still to move), then the whole plane as one run, so that the rounding
+// and the conversion run once per plane instead of once per row. False when a value is not finite.
+bool store_q_plane(const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q, const View5 &out, int64_t n,
+                   int64_t channel, const Rounding &rounding) {
+  const int64_t rows = size[0] * size[1], ow_n = size[2];
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t from = ((r / size[1]) * geo.hp + r % size[1]) * geo.wp;
+    if (from != r * ow_n) std::memmove(q + r * ow_n, q + from, static_cast<size_t>(ow_n) * sizeof(float));
+  }
+  const bool finite = all_finite(q, rows * ow_n);
+  store_run(out, n, channel, 0, rows * ow_n, q, ResultKind::kGradInput, rounding);
+  return finite;
+}
+
 // Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout, for Cx_g ≥ 1: per sample the
 // padded boxes of the group's Cy_g dy channels, then per x channel one `taps` call whose Cy_g·K terms are (dy
 // channel, reversed tap) pairs: a shift into those boxes and a weight. False when a result is not finite.
@@ -248,12 +269,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
             }
             continue;
           }
-          for_each_real_run(geo, oh_n, ow_n, 0, geo.q_len,
-                            [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                              fin &= all_finite(dx + at, count);
-                              store_run(grad_input, n, channel, (od * oh_n + oh) * ow_n + ow, count, dx + at,
-                                        ResultKind::kGradInput, rounding);
-                            });
+          fin &= store_q_plane(geo, f.y_size, dx, grad_input, n, channel, rounding);
         }
       }
     }
@@ -404,7 +420,8 @@ struct FusedLayout {
 // Lanes and x box as depthwise_weight_shifted, dy and dx as direct_data_shifted (the same sums, in the same order:
 // the same bits as the two passes).
 DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                                     const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight) {
+                                     const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
+                                     float *bias_sums) {
   const Canonical f = flipped_problem(c);
   const FusedLayout L(c);
   const OperandReader x(c.x, rounding), dy(c.y, rounding), w(c.w, rounding);
@@ -429,6 +446,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
     }
     bool in_fin = true, w_fin = true;
     for (int64_t g = begin; g < end; ++g) {
+      BiasSum bias[kMaxDwMultiplier];
       std::fill(lanes, lanes + terms * kDwTapLanes, 0.0f);
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
       for (int64_t m = 0; m < m_n; ++m) {  // the flipped relation reads the taps reversed
@@ -439,25 +457,24 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
         for (int64_t m = 0; m < m_n; ++m) {
           float *q = ys + m * L.y_buf + L.lead;
           pack_q_space(k, L.geo, dy, n, g * m_n + m, L.wq, q);
+          if (bias_sums != nullptr) bias[m].add_plane(c.grad_output, n, g * m_n + m);  // the plane just read
           k.dot_taps(q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
         }
         k.taps(ys, shifts, taps, terms, L.dq, dx);
         if (plain_out) {
           float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, g, 0, 0, 0);
           for (int64_t od = 0; od < od_n; ++od) {
-            in_fin &= k.copy_rows(dx + od * L.fgeo.hp * L.fgeo.wp, L.fgeo.wp, oh_n, ow_n, plane + od * oh_n * ow_n,
-                                  ow_n);
+            in_fin &=
+                k.copy_rows(dx + od * L.fgeo.hp * L.fgeo.wp, L.fgeo.wp, oh_n, ow_n, plane + od * oh_n * ow_n, ow_n);
           }
           continue;
         }
-        for_each_real_run(L.fgeo, oh_n, ow_n, 0, L.fgeo.q_len,
-                          [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                            in_fin &= all_finite(dx + at, count);
-                            store_run(grad_input, n, g, (od * oh_n + oh) * ow_n + ow, count, dx + at,
-                                      ResultKind::kGradInput, rounding);
-                          });
+        in_fin &= store_q_plane(L.fgeo, c.x_size, dx, grad_input, n, g, rounding);
       }
       w_fin &= store_lanes(c, g, lanes, pt.order, rounding, grad_weight);
+      if (bias_sums != nullptr) {
+        for (int64_t m = 0; m < m_n; ++m) bias_sums[g * m_n + m] = bias[m].result(rounding);
+      }
     }
     if (!in_fin) input_finite.store(false, std::memory_order_relaxed);
     if (!w_fin) weight_finite.store(false, std::memory_order_relaxed);
@@ -492,8 +509,9 @@ std::string depthwise_fused_refusal(const Canonical &c) {
 int64_t depthwise_fused_floats(const Canonical &c) { return FusedLayout(c).slot_floats(c); }
 
 DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight) {
-  return depthwise_both_fused(c, k, s, rounding, grad_input, grad_weight);
+                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
+                               float *bias_sums) {
+  return depthwise_both_fused(c, k, s, rounding, grad_input, grad_weight, bias_sums);
 }
 
 namespace {

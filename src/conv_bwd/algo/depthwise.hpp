@@ -29,14 +29,16 @@ bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s
                  const View5 &grad_input);
 
 // Both gradients in one pass over the planes (each dy channel read once), when depthwise_fused_refusal(c) is "":
-// depthwise at stride 1 with planes that keep their size. The same bits as depthwise_weight then direct_data.
+// depthwise at stride 1 with planes that keep their size. The same bits as depthwise_weight then direct_data; with
+// bias_sums (not null) also sum_grad_bias's sums, each dy plane summed while it is in cache.
 struct DepthwiseFinite {
   bool grad_input, grad_weight;  // false: that output met a non-finite result (recompute it with the reference)
 };
 std::string depthwise_fused_refusal(const Canonical &c);
 int64_t depthwise_fused_floats(const Canonical &c);  // per slot
 DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight);
+                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
+                               float *bias_sums);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

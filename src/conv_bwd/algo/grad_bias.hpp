@@ -1,7 +1,9 @@
 // gradBias (SPEC §3.2 / §3.3): db[c] = Σ_n Σ_o gradOutput[n, c, o], read from the user's gradOutput with its
-// original values (never rounded to the compute type), summed in eight double lanes in a fixed order, rounded to
+// original values (never rounded to the compute type), summed in 32 double lanes in a fixed order, rounded to
 // gradOutput's dtype (SPEC §3.5 step 5), then stored in gradBias's dtype.
 #pragma once
+
+#include <cstdint>
 
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/problem.hpp"
@@ -14,6 +16,19 @@ namespace conv_bwd {
 // workspace) before any output is written, and are stored in `grad_bias` (the user's rank-1 output) at the end,
 // so that no output, whatever memory it shares with an operand, changes what another output reads.
 void sum_grad_bias(const View5 &grad_output, const Rounding &rounding, float *sums);
+
+// One channel's sum, sample by sample, in sum_grad_bias's order (the same bits): for a pass that reads gradOutput
+// plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.
+class BiasSum {
+ public:
+  static constexpr int kLanes = 32;
+  void add_plane(const View5 &grad_output, int64_t n, int64_t channel);
+  float result(const Rounding &rounding);  // rounded to gradOutput's dtype; the lanes are folded in place
+
+ private:
+  double lanes_[kLanes] = {};
+  int next_ = 0;
+};
 void store_grad_bias(const float *sums, int64_t channels, const Rounding &rounding, const TensorArg &grad_bias);
 
 }  // namespace conv_bwd

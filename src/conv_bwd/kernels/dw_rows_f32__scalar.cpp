@@ -18,6 +18,10 @@ bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64
   return dw_impl::copy_rows(src, lds, rows, n, dst, ldd);
 }
 
+void dw_widen_bf16_rows__scalar(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  dw_impl::widen_bf16_rows(src, lds, rows, n, dst, ldd);
+}
+
 bool dw_interleave_f32__scalar(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                float *dst, int64_t ldd) {
   return dw_impl::interleave(src, plane, s, lds, rows, n, dst, ldd);

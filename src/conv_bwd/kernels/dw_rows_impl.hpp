@@ -197,6 +197,45 @@ inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, fl
   return (scalar_any | any_lane(any)) == 0;
 }
 
+// BF16 is fp32's upper half: 16 codes widened per vector, 8 at a time for rows of 8 to 15, the row's last vector
+// again when it is not whole (overlapping: the same values, written twice).
+typedef uint16_t H16 __attribute__((vector_size(32), aligned(2)));
+typedef uint16_t H8 __attribute__((vector_size(16), aligned(2)));
+typedef uint32_t U16 __attribute__((vector_size(64), aligned(4)));
+typedef uint32_t U8 __attribute__((vector_size(32), aligned(4)));
+
+inline void widen16(const uint16_t *src, float *dst) {
+  H16 h;
+  __builtin_memcpy(&h, src, sizeof h);
+  const U16 u = __builtin_convertvector(h, U16) << 16;
+  __builtin_memcpy(dst, &u, sizeof u);
+}
+
+inline void widen8(const uint16_t *src, float *dst) {
+  H8 h;
+  __builtin_memcpy(&h, src, sizeof h);
+  const U8 u = __builtin_convertvector(h, U8) << 16;
+  __builtin_memcpy(dst, &u, sizeof u);
+}
+
+inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    if (n >= 16) {
+      int64_t i = 0;
+      for (; i + 16 <= n; i += 16) widen16(src + i, dst + i);
+      if (i < n) widen16(src + n - 16, dst + n - 16);
+    } else if (n >= 8) {
+      widen8(src, dst);
+      widen8(src + n - 8, dst + n - 8);
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t u = static_cast<uint32_t>(src[i]) << 16;
+        __builtin_memcpy(dst + i, &u, 4);
+      }
+    }
+  }
+}
+
 inline uint32_t special_bit(float v) {
   uint32_t bits;
   __builtin_memcpy(&bits, &v, 4);
