@@ -178,9 +178,9 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, rounding, bias_sums);
   bool input_done = false, weight_done = false;  // by the fused pass
   if (fused) {
-    const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding,
-                                               lift(p.grad_input), lift(p.grad_weight),
-                                               p.mask[2] ? bias_sums : nullptr);
+    const DepthwiseFinite fin =
+        depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding, lift(p.grad_input), lift(p.grad_weight),
+                       p.mask[2] ? bias_sums : nullptr);
     input_done = fin.grad_input;
     weight_done = fin.grad_weight;
     gemm_input = gemm_weight_out = false;  // what it could not finish goes to the reference

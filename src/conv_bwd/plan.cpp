@@ -246,9 +246,9 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
   plan.depthwise_fused = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
-                        plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
-                        ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
-                        depthwise_fused_refusal(c).empty();
+                         plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
+                         ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
+                         depthwise_fused_refusal(c).empty();
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
@@ -291,7 +291,8 @@ std::string describe_plan(const Plan &plan) {
     return s;
   };
   return one("gradInput", plan.grad_input) + " " + one("gradWeight", plan.grad_weight) +
-         (plan.depthwise_fused ? std::string(" fused=") + kDepthwiseBothName : "") + " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
+         (plan.depthwise_fused ? std::string(" fused=") + kDepthwiseBothName : "") +
+         " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
 }
 
 }  // namespace conv_bwd

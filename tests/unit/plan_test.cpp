@@ -172,11 +172,11 @@ TEST(Plan, DepthwiseBothOutputsInOnePassWhenThePlanesKeepTheirSize) {
   EXPECT_TRUE(p.depthwise_fused);
   EXPECT_EQ(p.slot_bytes, 3392u);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find(" fused=depthwise_both "), std::string::npos);
-  EXPECT_TRUE(plan_of("mb1_g3_ic3oc3_ih9iw10_kh4kw3_ph1:2pw1:3_dh1dw2_mask110", context(Isa::kScalar, 1))
-                  .depthwise_fused);
-  for (const char *other : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask101", "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask011",
-                            "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph0pw1", "mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1",
-                            "mb2_g4_ic8oc16_ih9iw9_kh3kw3_ph1pw1"}) {
+  EXPECT_TRUE(
+      plan_of("mb1_g3_ic3oc3_ih9iw10_kh4kw3_ph1:2pw1:3_dh1dw2_mask110", context(Isa::kScalar, 1)).depthwise_fused);
+  for (const char *other : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask101",
+                            "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1_mask011", "mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph0pw1",
+                            "mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1", "mb2_g4_ic8oc16_ih9iw9_kh3kw3_ph1pw1"}) {
     EXPECT_FALSE(plan_of(other, context(Isa::kScalar, 1)).depthwise_fused) << other;
   }
   PlanContext skip = context(Isa::kScalar, 1);
