@@ -70,6 +70,10 @@ const char *const kGeometries[] = {
     // both depthwise gradients in one pass (planes keep their size): uneven pads adding up to the reach, a
     // dilated width, multiplier 2, two samples (dy's q-space starts 2·17 + 3 floats into gradInput's box).
     "mb2_g3_ic3oc6_ih11iw13_kh4kw3_ph1:2pw1:3_dh1dw2",
+    // depthwise gradWeight with x's phase boxes packed in pairs across (stride 2 across, both phases read): 3-D
+    // strides 2×2×2 with an odd width (phase 0 one column longer) and a depth dilation; 1-D stride 2, no padding.
+    "mb2_g2_ic2oc4_id7ih8iw33_kd3kh3kw3_sd2sh2sw2_pd1ph1pw1_dd2dh1dw1",
+    "mb1_g3_ic3oc3_iw50_kw4_sw2_pw0",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

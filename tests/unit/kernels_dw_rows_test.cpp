@@ -1,7 +1,7 @@
 // The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
-// and scan at every stride and column remainder; widen_bf16_rows at every column remainder.
+// and scan at every stride and column remainder; deinterleave2 and widen_bf16_rows at every column remainder.
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
@@ -140,6 +140,24 @@ TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
         }
       }
       EXPECT_EQ(dst[rows * ldd], -7.0f) << isa_name(isa) << " n " << n;
+    }
+  }
+}
+
+TEST(KernelsDwRows, Deinterleave2SplitsEveryColumnPairAndWritesNothingElse) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {0, 1, 7, 15, 16, 17, 22, 31, 32, 45}) {  // 17 .. 31: the overlapping last vector
+      const int64_t rows = 3, lds = 2 * n + 3, ldd = n + 2;
+      const std::vector<float> src = integers(rows * lds, 8);
+      std::vector<float> even(static_cast<size_t>(rows * ldd), -7.0f), odd = even;
+      k.deinterleave2(src.data(), lds, rows, n, even.data(), odd.data(), ldd);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t z = 0; z < ldd; ++z) {
+          EXPECT_EQ(even[r * ldd + z], z < n ? src[r * lds + 2 * z] : -7.0f) << isa_name(isa) << " n " << n;
+          EXPECT_EQ(odd[r * ldd + z], z < n ? src[r * lds + 2 * z + 1] : -7.0f) << isa_name(isa) << " n " << n;
+        }
+      }
     }
   }
 }

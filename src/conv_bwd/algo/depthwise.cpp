@@ -63,14 +63,6 @@ bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
 // Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
 bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
 
-// Zeros dst[0 .. rows·ld) except the block of `rows` × [lo, hi) columns of each row, which the caller fills.
-void zero_around(float *dst, int64_t ld, int64_t rows, int64_t lo, int64_t hi) {
-  if (rows <= 0) return;
-  zero_floats(dst, lo);
-  for (int64_t r = 0; r + 1 < rows; ++r) zero_floats(dst + r * ld + hi, ld - hi + lo);
-  zero_floats(dst + (rows - 1) * ld + hi, ld - hi);
-}
-
 // rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 is
 // read as is, widened by vectors for BF16 rows, else decoded (the caller's finish() rounds them).
 void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
@@ -88,11 +80,13 @@ void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_
 }
 
 // Stride 1: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position (z + off) for each
-// dim (geo's box; off = −u_min, the leading padding), rounded, zeros elsewhere: one read_rows per depth plane for the
-// part inside the operand, and each other position zeroed once. The shifted x boxes are off = padding; the q-space
-// of dy is off = 0 (its buffer must hold the whole box: q-space stops short of it).
+// dim (geo's box; off = −u_min, the leading padding), rounded: one read_rows per depth plane for the part inside the
+// operand. The positions outside the operand are the same for every channel and sample and nothing else writes
+// them, so the caller zeroes the buffer once per run of items (zero_boxes) instead of once per plane (about 60 short
+// fills per 14 × 14 plane). The shifted x boxes are off = padding; the q-space of dy is off = 0 (its buffer must hold
+// the whole box: q-space stops short of it).
 void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n,
-                      int64_t channel, const int64_t off[kSpatial], int64_t len, float *out) {
+                      int64_t channel, const int64_t off[kSpatial], float *out) {
   const View5 &v = r.view();
   const int64_t box_len[kSpatial] = {geo.dp, geo.hp, geo.wp}, plane = geo.hp * geo.wp;
   int64_t lo[kSpatial], hi[kSpatial];  // the box coordinates inside the operand, per dim
@@ -100,26 +94,19 @@ void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const O
     lo[d] = std::min(std::max<int64_t>(off[d], 0), box_len[d]);
     hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
   }
-  const int64_t filled = geo.dp * plane;
-  zero_floats(out, lo[0] * plane);
+  if (lo[1] >= hi[1] || lo[2] >= hi[2]) return;
   for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
-    float *p = out + zd * plane;
-    if (lo[1] >= hi[1] || lo[2] >= hi[2]) {
-      zero_floats(p, plane);
-      continue;
-    }
-    zero_around(p + lo[1] * geo.wp, geo.wp, hi[1] - lo[1], lo[2], hi[2]);
-    zero_floats(p, lo[1] * geo.wp);
-    zero_floats(p + hi[1] * geo.wp, (geo.hp - hi[1]) * geo.wp);
     const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
-    read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], p + lo[1] * geo.wp + lo[2], geo.wp);
+    read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], out + zd * plane + lo[1] * geo.wp + lo[2], geo.wp);
   }
-  zero_floats(out + hi[0] * plane, filled - hi[0] * plane);
-  if (len > filled) zero_floats(out + filled, len - filled);
-  if (!plain_rows(r)) r.finish(out, filled);  // zeros stay zeros
+  if (!plain_rows(r)) r.finish(out, geo.dp * plane);  // zeros stay zeros
 }
 
-// The x box of a stride-1 geometry (pack_box_window), by pack_channel_box when its buffer holds the whole box.
+// Zeroes the buffers pack_box and pack_q_space fill (their padding and junk positions stay zero from then on).
+void zero_boxes(float *buffers, int64_t floats) { std::fill(buffers, buffers + floats, 0.0f); }
+
+// The x box of a stride-1 geometry (pack_box_window), by pack_channel_box when its buffer (zeroed by zero_boxes)
+// holds the whole box.
 void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
               int64_t channel, int64_t len, float *out) {
   if (len < box_floats(geo)) {
@@ -127,18 +114,18 @@ void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &
     return;
   }
   const int64_t off[kSpatial] = {-geo.u_min[0], -geo.u_min[1], -geo.u_min[2]};
-  pack_channel_box(k, geo, x, n, channel, off, len, out);
+  pack_channel_box(k, geo, x, n, channel, off, out);
 }
 
 // The buffer pack_q_space needs for len positions of q-space: the whole box, for pack_channel_box.
 int64_t q_space_floats(const ShiftedGeometry &geo, int64_t len) { return std::max(len, box_floats(geo)); }
 
-// ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's, stride 1), rounded; zeros at the junk positions
-// and past the last real one. ys holds q_space_floats(geo, len).
+// ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's), rounded; zeros at the junk positions and past
+// the last real one (ys holds q_space_floats(geo, len), zeroed by zero_boxes).
 void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
-                  int64_t channel, int64_t len, float *ys) {
+                  int64_t channel, float *ys) {
   const int64_t off[kSpatial] = {0, 0, 0};
-  pack_channel_box(k, geo, dy, n, channel, off, len, ys);
+  pack_channel_box(k, geo, dy, n, channel, off, ys);
 }
 
 // The taps grouped by the stride phase they read (shifted_geometry.hpp), stably: tap order[j] has lane block j;
@@ -165,6 +152,65 @@ struct PhaseTaps {
   }
 };
 
+// Whether x's phase boxes can be packed in pairs across (pack_phase_pairs): stride 2 across, and each phase some tap
+// reads has its partner across read too (PhaseTaps then puts the pair in consecutive runs, even one first).
+bool phase_pairs_across(const ShiftedGeometry &geo, const PhaseTaps &pt) {
+  if (geo.s[2] != 2 || pt.runs % 2 != 0) return false;
+  for (int64_t r = 0; r < pt.runs; r += 2) {
+    if (pt.run_phase[r] % 2 != 0 || pt.run_phase[r + 1] != pt.run_phase[r] + 1) return false;
+  }
+  return true;
+}
+
+// The x boxes of the phases (pack_phase_window's layout: zeros in the padding and past the box) for stride 2 across:
+// each x row read once and split into its even and odd columns (deinterleave2), instead of gathered by stride once
+// per phase. `row` holds one decoded x row for operands not read in place.
+void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const PhaseTaps &pt, const OperandReader &x,
+                      int64_t n, int64_t channel, int64_t box, float *xs, float *row) {
+  const View5 &v = x.view();
+  const int64_t xd_n = v.shape[2], xh_n = v.shape[3], xw_n = v.shape[4], u = geo.u_min[2], wp = geo.wp;
+  // Box columns z of phase a read x column (z + u)·2 + a: inside x for z in [lo[a], end[a]); both in [zc, ze).
+  int64_t lo[2], end[2];
+  for (int a = 0; a < 2; ++a) {
+    lo[a] = std::min(std::max<int64_t>(ceil_div(-a, 2) - u, 0), wp);
+    end[a] = std::max(lo[a], std::min(floor_div(xw_n - 1 - a, 2) - u + 1, wp));
+  }
+  const int64_t zc = std::max(lo[0], lo[1]), ze = std::min(end[0], end[1]);
+  const int64_t filled = geo.dp * geo.hp * wp;
+  for (int64_t r = 0; r < pt.runs; r += 2) {
+    const int64_t p = pt.run_phase[r], a_d = p / (geo.s[1] * 2), a_h = (p / 2) % geo.s[1];
+    float *half[2] = {xs + r * box, xs + (r + 1) * box};
+    for (int64_t zd = 0; zd < geo.dp; ++zd) {
+      for (int64_t zh = 0; zh < geo.hp; ++zh) {
+        const int64_t at = (zd * geo.hp + zh) * wp, xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
+        if (xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) {
+          for (float *h : half) zero_floats(h + at, wp);
+          continue;
+        }
+        const int64_t index = v.index(n, channel, xd, xh, 0);
+        const float *src = row;
+        if (plain_rows(x)) {
+          src = x.plain_data() + index;
+        } else {
+          x.decode(index, v.strides[4], xw_n, row);
+        }
+        if (ze > zc) k.deinterleave2(src + 2 * (zc + u), 0, 1, ze - zc, half[0] + at + zc, half[1] + at + zc, 0);
+        for (int a = 0; a < 2; ++a) {
+          float *dst = half[a] + at;
+          zero_floats(dst, lo[a]);
+          for (int64_t z = lo[a]; z < std::min(zc, end[a]); ++z) dst[z] = src[(z + u) * 2 + a];
+          for (int64_t z = std::max(ze, lo[a]); z < end[a]; ++z) dst[z] = src[(z + u) * 2 + a];
+          zero_floats(dst + end[a], wp - end[a]);
+        }
+      }
+    }
+    for (float *h : half) {
+      zero_floats(h + filled, box - filled);
+      x.finish(h, box);
+    }
+  }
+}
+
 // Per sample, x's padded box of each phase a tap reads; per dy plane, its q-space copy (zeros at the junk positions
 // and up to a whole vector); then one dot_taps pass over the plane per phase for all of that phase's taps (16 lanes
 // per tap). Stride 1 is one phase. False when a sum is not finite (the padding and junk positions add products with
@@ -179,20 +225,24 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *xs = s.base + slot * s.slot_stride, *ys = xs + used * box, *lanes = ys + q_space_floats(geo, q_len);
+    float *row = lanes + m_n * kk * kDwTapLanes;
     PhaseTaps pt;
     pt.init(c, geo);
+    const bool pairs = phase_pairs_across(geo, pt);
+    zero_boxes(xs, used * box + q_space_floats(geo, q_len));
     for (int64_t g = begin; g < end; ++g) {
       std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        for (int64_t r = 0; r < pt.runs; ++r) {
-          if (geo.phases == 1) {
-            pack_box(k, c, geo, x, n, g, box, xs);
-          } else {
+        if (geo.phases == 1) {
+          pack_box(k, c, geo, x, n, g, box, xs);
+        } else if (pairs) {
+          pack_phase_pairs(k, geo, pt, x, n, g, box, xs, row);
+        } else {
+          for (int64_t r = 0; r < pt.runs; ++r)
             pack_phase_window(c, geo, x, n, g, pt.run_phase[r], 0, box, xs + r * box);
-          }
         }
         for (int64_t m = 0; m < m_n; ++m) {
-          pack_q_space(k, geo, dy, n, g * m_n + m, q_len, ys);
+          pack_q_space(k, geo, dy, n, g * m_n + m, ys);
           float *acc = lanes + m * kk * kDwTapLanes;
           for (int64_t r = 0; r < pt.runs; ++r) {
             const int64_t j = pt.run_begin[r];
@@ -243,6 +293,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *dx = s.base + slot * s.slot_stride, *boxes = dx + q_len, *taps = boxes + m_n * box;
     float *w_row = taps + cx_n * terms;
+    zero_boxes(boxes, m_n * box);
     int64_t shifts[kMaxDwTaps];
     for (int64_t m = 0; m < m_n; ++m) {
       for (int64_t t = 0; t < kk; ++t) shifts[m * kk + t] = m * box + geo.shift(f, t);
@@ -358,6 +409,7 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
     float *boxes = s.base + slot * s.slot_stride, *planes = boxes + m_n * box, *w_rows = planes + phases * q_len;
     float *weights = w_rows + m_n * kk, *row = weights + m_n * kk;
     std::fill(planes, planes + phases * q_len, 0.0f);  // the phases no tap reads stay zero
+    zero_boxes(boxes, m_n * box);
     bool fin = true;
     for (int64_t g = begin; g < end; ++g) {
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
@@ -438,12 +490,9 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
     int64_t shifts[kMaxDwTaps];
     for (int64_t m = 0; m < m_n; ++m) {
       for (int64_t t = 0; t < kk; ++t) shifts[m * kk + t] = m * L.y_buf + L.fgeo.shift(f, t);
-      // The parts of each dy buffer outside its q-space stay zero: gradInput's box reads them as padding.
-      float *buf = ys + m * L.y_buf;
-      zero_floats(buf, L.lead);
-      const int64_t used = L.lead + q_space_floats(L.geo, L.wq);
-      zero_floats(buf + used, L.y_buf - used);
     }
+    // The parts of each dy buffer outside its q-space stay zero too: gradInput's box reads them as padding.
+    zero_boxes(xs, L.x_box + m_n * L.y_buf);
     bool in_fin = true, w_fin = true;
     for (int64_t g = begin; g < end; ++g) {
       BiasSum bias[kMaxDwMultiplier];
@@ -456,7 +505,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
         pack_box(k, c, L.geo, x, n, g, L.x_box, xs);
         for (int64_t m = 0; m < m_n; ++m) {
           float *q = ys + m * L.y_buf + L.lead;
-          pack_q_space(k, L.geo, dy, n, g * m_n + m, L.wq, q);
+          pack_q_space(k, L.geo, dy, n, g * m_n + m, q);
           if (bias_sums != nullptr) bias[m].add_plane(c.grad_output, n, g * m_n + m);  // the plane just read
           k.dot_taps(q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
         }
@@ -526,6 +575,9 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     const ShiftedGeometry geo(c);
     const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
     b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
+    PhaseTaps pt;
+    pt.init(c, geo);
+    if (geo.phases > 1 && phase_pairs_across(geo, pt)) b.slot_floats += c.x_size[2];  // one decoded x row
   } else if (unit_stride(c)) {
     // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
     const ShiftedGeometry geo(flipped_problem(c));

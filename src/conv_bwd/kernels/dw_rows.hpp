@@ -5,6 +5,8 @@
 //         lanes per tap, i ascending): y is loaded once for a block of taps instead of once per tap
 //   copy_rows: dst[r·ldd + i] = src[r·lds + i]; returns whether every value copied is finite (the shifted layouts'
 //         check, fused into the store)
+//   deinterleave2: even[r·ldd + z] = src[r·lds + 2z], odd[r·ldd + z] = src[r·lds + 2z + 1] for z < n (x rows split into
+//         their two stride phases across: depthwise_weight's phase boxes at stride 2)
 //   widen_bf16_rows: dst[r·ldd + i] = the BF16 code src[r·lds + i] as fp32 (exact: its upper half)
 //   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
 //         phases woven into one row: direct_data's dx at stride s); returns whether every value stored is finite
@@ -27,12 +29,15 @@ struct DwRowKernels {
   bool (*copy_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   bool (*interleave)(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n, float *dst,
                      int64_t ldd);
+  void (*deinterleave2)(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd, int64_t ldd);
   void (*widen_bf16_rows)(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   Isa isa;
   const char *name;
 };
 
 void dw_widen_bf16_rows__scalar(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+void dw_deinterleave2_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
+                                  int64_t ldd);
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                              float *lanes);
@@ -40,6 +45,8 @@ bool dw_copy_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64
 bool dw_interleave_f32__scalar(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                float *dst, int64_t ldd);
 void dw_widen_bf16_rows__avx2_fma(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+void dw_deinterleave2_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
+                                    int64_t ldd);
 void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                                float *lanes);
@@ -47,6 +54,8 @@ bool dw_copy_rows_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int
 bool dw_interleave_f32__avx2_fma(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                  float *dst, int64_t ldd);
 void dw_widen_bf16_rows__avx512f(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+void dw_deinterleave2_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
+                                   int64_t ldd);
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                               float *lanes);

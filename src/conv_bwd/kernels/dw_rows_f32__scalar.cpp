@@ -22,6 +22,11 @@ void dw_widen_bf16_rows__scalar(const uint16_t *src, int64_t lds, int64_t rows, 
   dw_impl::widen_bf16_rows(src, lds, rows, n, dst, ldd);
 }
 
+void dw_deinterleave2_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
+                                  int64_t ldd) {
+  dw_impl::deinterleave2(src, lds, rows, n, even, odd, ldd);
+}
+
 bool dw_interleave_f32__scalar(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                float *dst, int64_t ldd) {
   return dw_impl::interleave(src, plane, s, lds, rows, n, dst, ldd);

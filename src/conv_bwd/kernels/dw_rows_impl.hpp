@@ -236,6 +236,31 @@ inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int6
   }
 }
 
+// 16 even and 16 odd columns from 32 consecutive ones.
+inline void split16(const float *src, float *even, float *odd) {
+  const V16 a = load16(src), b = load16(src + 16);
+  store16(even, __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
+  store16(odd, __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
+}
+
+// The inverse of interleave at stride 2: even[r·ldd + z] = src[r·lds + 2z], odd[r·ldd + z] = src[r·lds + 2z + 1]
+// for z < n (reads 2n columns). The row's last 16 again when it is not whole (overlapping: the same values).
+inline void deinterleave2(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
+                          int64_t ldd) {
+  for (int64_t r = 0; r < rows; ++r, src += lds, even += ldd, odd += ldd) {
+    int64_t z = 0;
+    if (n >= 16) {
+      for (; z + 16 <= n; z += 16) split16(src + 2 * z, even + z, odd + z);
+      if (z < n) split16(src + 2 * (n - 16), even + n - 16, odd + n - 16);
+      continue;
+    }
+    for (; z < n; ++z) {
+      even[z] = src[2 * z];
+      odd[z] = src[2 * z + 1];
+    }
+  }
+}
+
 inline uint32_t special_bit(float v) {
   uint32_t bits;
   __builtin_memcpy(&bits, &v, 4);
