@@ -77,6 +77,11 @@ std::string direct_refusal(Algorithm a, const Canonical &c) {
     return std::to_string(cx) + "x" + std::to_string(cy) + " channels per group: beyond depthwise, takes at most " +
            std::to_string(kMaxDirectChannels) + " each, at stride 1";
   }
+  const int64_t one_group = kMaxDirectChannelsOneGroup;
+  if (a == Algorithm::kDirectData && cx > 1 && (cx > one_group || cy > one_group) && c.groups < 2) {
+    return std::to_string(cx) + "x" + std::to_string(cy) + " channels in one group: above " +
+           std::to_string(one_group) + " each it takes two groups or more (a group is one item)";
+  }
   if (a == Algorithm::kDepthwiseWeight && cx != 1) {
     return "not depthwise: " + std::to_string(cx) + " x channels per group (needs 1)";
   }

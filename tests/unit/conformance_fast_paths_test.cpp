@@ -74,6 +74,12 @@ const char *const kGeometries[] = {
     // strides 2×2×2 with an odd width (phase 0 one column longer) and a depth dilation; 1-D stride 2, no padding.
     "mb2_g2_ic2oc4_id7ih8iw33_kd3kh3kw3_sd2sh2sw2_pd1ph1pw1_dd2dh1dw1",
     "mb1_g3_ic3oc3_iw50_kw4_sw2_pw0",
+    // direct_data on wider groups (taps_channels: x channels in blocks sharing the dy loads): 16 x and 12 y channels
+    // per group, two samples; 13 x per group (every block remainder) with uneven pads and a dilated width; 31 x per
+    // group in 1-D.
+    "mb2_g2_ic32oc24_ih9iw10_kh3kw3_ph1pw1",
+    "mb1_g2_ic26oc10_ih7iw40_kh3kw2_ph1pw0:1_dh1dw2",
+    "mb1_g3_ic93oc6_iw50_kw3_pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -79,6 +79,34 @@ TEST(KernelsDwRows, TapsWriteWhateverTheOutputHeld) {
   }
 }
 
+// taps_channels against `taps` per channel, bit for bit on non-integer data (the same sums in the same order): every
+// channel-block remainder (1 .. 9 channels), positions at every remainder of its 32-wide steps and of taps' own.
+TEST(KernelsDwRows, TapsChannelsGiveEachChannelTheBitsOfTaps) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {1, 16, 31, 32, 33, 64, 83, 100}) {
+      for (int64_t channels = 1; channels <= 9; ++channels) {
+        const int64_t taps = 7, ldw = taps + 2, ldy = n + 3;
+        std::vector<int64_t> shift(taps);
+        for (int64_t t = 0; t < taps; ++t) shift[t] = (t * 5) % 13;
+        std::vector<float> x = integers(n + 13, 4), w = integers(channels * ldw, 5);
+        for (size_t i = 0; i < x.size(); ++i) x[i] = x[i] / 3.0f + 0.1f * static_cast<float>(i % 7);
+        for (size_t i = 0; i < w.size(); ++i) w[i] = w[i] / 7.0f;
+        std::vector<float> y(static_cast<size_t>(channels * ldy), std::numeric_limits<float>::quiet_NaN());
+        k.taps_channels(x.data(), shift.data(), w.data(), ldw, taps, n, y.data(), ldy, channels);
+        for (int64_t c = 0; c < channels; ++c) {
+          std::vector<float> one(static_cast<size_t>(n));
+          k.taps(x.data(), shift.data(), w.data() + c * ldw, taps, n, one.data());
+          for (int64_t i = 0; i < n; ++i) {
+            EXPECT_EQ(y[c * ldy + i], one[i]) << isa_name(isa) << " n " << n << " of " << channels << " c " << c;
+          }
+          for (int64_t i = n; i < ldy; ++i) EXPECT_TRUE(std::isnan(y[c * ldy + i])) << isa_name(isa) << " past n";
+        }
+      }
+    }
+  }
+}
+
 TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
   const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};

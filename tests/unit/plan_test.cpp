@@ -54,7 +54,7 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
   ASSERT_EQ(p.grad_input.refusals.size(), 1u);
   EXPECT_EQ(p.grad_input.refusals[0],
-            "direct_data: 2x3 channels per group: beyond depthwise, takes at most 8 each, at stride 1");
+            "direct_data: 2x3 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
   // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
   PlanContext without = context(Isa::kScalar, 1);
   without.disabled = ",gemm_backward_data,";
@@ -228,6 +228,26 @@ TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
   }
 }
 
+// Grouped layers at stride 1 by rows up to 32 channels per group on both sides; above 8, only with two groups or more
+// (a group is direct_data's one item). The slot holds dx's q-space for each of the group's x channels.
+TEST(Plan, DirectDataTakesUpTo32ChannelsPerGroupAboveEightOnlyWithGroups) {
+  const Plan p = plan_of("mb1_g2_ic64oc64_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1));
+  EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDirectData);
+  // 32 × q (8·11 + 9 = 97, to 112) + 32 dy boxes of 112 + 24 + 32·32·9 terms + 32·9 weights.
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 32 * 112 + 32 * 136 + 32 * 32 * 9 + 32 * 9);
+  EXPECT_EQ(plan_of("mb1_g1_ic8oc8_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1)).grad_input.algorithm,
+            Algorithm::kDirectData);
+  const Plan one = plan_of("mb1_g1_ic16oc16_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1));
+  EXPECT_NE(one.grad_input.algorithm, Algorithm::kDirectData);
+  ASSERT_FALSE(one.grad_input.refusals.empty());
+  EXPECT_EQ(one.grad_input.refusals[0],
+            "direct_data: 16x16 channels in one group: above 8 each it takes two groups or more (a group is one item)");
+  const Plan wide = plan_of("mb1_g2_ic66oc20_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1));
+  ASSERT_FALSE(wide.grad_input.refusals.empty());
+  EXPECT_EQ(wide.grad_input.refusals[0],
+            "direct_data: 33x10 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
+}
+
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
   // 6 channels: 24 bytes, aligned to 64.
   EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 64u);
@@ -239,7 +259,7 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 3u);
   EXPECT_EQ(p.grad_input.refusals[0],
-            "direct_data: 8x16 channels per group: beyond depthwise, takes at most 8 each, at stride 1");
+            "direct_data: 8x16 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
   EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);

@@ -274,8 +274,9 @@ bool store_q_plane(const ShiftedGeometry &geo, const int64_t size[kSpatial], flo
 }
 
 // Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout, for Cx_g ≥ 1: per sample the
-// padded boxes of the group's Cy_g dy channels, then per x channel one `taps` call whose Cy_g·K terms are (dy
-// channel, reversed tap) pairs: a shift into those boxes and a weight. False when a result is not finite.
+// padded boxes of the group's Cy_g dy channels, then one `taps_channels` call for its x channels (each x channel's
+// Cy_g·K terms are (dy channel, reversed tap) pairs: a shift into those boxes and a weight; the channels share the
+// box loads). False when a result is not finite.
 bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                          const View5 &grad_input) {
   const Canonical f = flipped_problem(c);
@@ -291,7 +292,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
-    float *dx = s.base + slot * s.slot_stride, *boxes = dx + q_len, *taps = boxes + m_n * box;
+    float *dx = s.base + slot * s.slot_stride, *boxes = dx + cx_n * q_len, *taps = boxes + m_n * box;
     float *w_row = taps + cx_n * terms;
     zero_boxes(boxes, m_n * box);
     int64_t shifts[kMaxDwTaps];
@@ -309,18 +310,19 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
       }
       for (int64_t n = 0; n < c.batch; ++n) {
         for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
+        k.taps_channels(boxes, shifts, taps, terms, terms, q_len, dx, q_len, cx_n);
         for (int64_t cx = 0; cx < cx_n; ++cx) {
-          k.taps(boxes, shifts, taps + cx * terms, terms, q_len, dx);
           const int64_t channel = g * cx_n + cx;
+          float *q = dx + cx * q_len;
           if (plain_out) {
             // One copy_rows per depth straight into the plane, the finite scan fused in.
             float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, channel, 0, 0, 0);
             for (int64_t od = 0; od < od_n; ++od) {
-              fin &= k.copy_rows(dx + od * geo.hp * geo.wp, geo.wp, oh_n, ow_n, plane + od * oh_n * ow_n, ow_n);
+              fin &= k.copy_rows(q + od * geo.hp * geo.wp, geo.wp, oh_n, ow_n, plane + od * oh_n * ow_n, ow_n);
             }
             continue;
           }
-          fin &= store_q_plane(geo, f.y_size, dx, grad_input, n, channel, rounding);
+          fin &= store_q_plane(geo, f.y_size, q, grad_input, n, channel, rounding);
         }
       }
     }
@@ -494,8 +496,9 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
     // The parts of each dy buffer outside its q-space stay zero too: gradInput's box reads them as padding.
     zero_boxes(xs, L.x_box + m_n * L.y_buf);
     bool in_fin = true, w_fin = true;
+    BiasSum bias[kMaxDwMultiplier];
     for (int64_t g = begin; g < end; ++g) {
-      BiasSum bias[kMaxDwMultiplier];
+      std::fill(bias, bias + m_n, BiasSum());
       std::fill(lanes, lanes + terms * kDwTapLanes, 0.0f);
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
       for (int64_t m = 0; m < m_n; ++m) {  // the flipped relation reads the taps reversed
@@ -579,10 +582,11 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     pt.init(c, geo);
     if (geo.phases > 1 && phase_pairs_across(geo, pt)) b.slot_floats += c.x_size[2];  // one decoded x row
   } else if (unit_stride(c)) {
-    // dx's q-space + the boxes of the group's dy channels (the flipped problem's) + the terms + one weight row.
+    // dx's q-space per x channel of the group + the boxes of its dy channels (the flipped problem's) + the terms + one
+    // weight row.
     const ShiftedGeometry geo(flipped_problem(c));
     const int64_t q_len = round_up(geo.q_len, kDirectBlock);
-    b.slot_floats = q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
+    b.slot_floats = cx * q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
     // The boxes of the group's dy channels + a plane per stride phase of x (q-space of the phase problem) + the
     // weight rows + the terms' weights + one dx row.

@@ -1,6 +1,8 @@
 // Row kernels of the depthwise algorithms (algo/depthwise.cpp):
 //   taps: y[i] = 0 + w[0]·x[i + shift[0]] + w[1]·x[i + shift[1]] + ... (added in tap order: the same bits as one
 //         axpy per tap into a zeroed y, but y is only written, once)
+//   taps_channels: `taps` for `channels` outputs (weights w + c·ldw, output y + c·ldy) sharing every x load; each
+//         output element the bits `taps` gives it
 //   dot_taps: lanes[t·16 + l] += Σ_{i < n, i ≡ l mod 16} y[i] · x[shift[t] + i] for every tap t < taps (16 fp32
 //         lanes per tap, i ascending): y is loaded once for a block of taps instead of once per tap
 //   copy_rows: dst[r·ldd + i] = src[r·lds + i]; returns whether every value copied is finite (the shifted layouts'
@@ -25,6 +27,8 @@ constexpr int kDwTapLanes = 16;  // dot_taps' lanes per tap
 
 struct DwRowKernels {
   void (*taps)(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
+  void (*taps_channels)(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps, int64_t n,
+                        float *y, int64_t ldy, int64_t channels);
   void (*dot_taps)(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes);
   bool (*copy_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   bool (*interleave)(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n, float *dst,
@@ -38,6 +42,8 @@ struct DwRowKernels {
 void dw_widen_bf16_rows__scalar(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_deinterleave2_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
                                   int64_t ldd);
+void dw_taps_channels_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
+                                  int64_t n, float *y, int64_t ldy, int64_t channels);
 void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__scalar(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                              float *lanes);
@@ -47,6 +53,8 @@ bool dw_interleave_f32__scalar(const float *src, int64_t plane, int64_t s, int64
 void dw_widen_bf16_rows__avx2_fma(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_deinterleave2_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
                                     int64_t ldd);
+void dw_taps_channels_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
+                                    int64_t n, float *y, int64_t ldy, int64_t channels);
 void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx2_fma(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                                float *lanes);
@@ -56,6 +64,8 @@ bool dw_interleave_f32__avx2_fma(const float *src, int64_t plane, int64_t s, int
 void dw_widen_bf16_rows__avx512f(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_deinterleave2_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
                                    int64_t ldd);
+void dw_taps_channels_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
+                                   int64_t n, float *y, int64_t ldy, int64_t channels);
 void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                               float *lanes);

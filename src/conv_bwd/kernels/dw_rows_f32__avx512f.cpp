@@ -8,6 +8,12 @@ void dw_taps_f32__avx512f(const float *x, const int64_t *shift, const float *w, 
   dw_impl::taps(x, shift, w, taps, n, y);
 }
 
+// Four channels: 8 accumulator and 2 load zmm registers of the 32.
+void dw_taps_channels_f32__avx512f(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
+                                   int64_t n, float *y, int64_t ldy, int64_t channels) {
+  dw_impl::taps_channels<4>(x, shift, w, ldw, taps, n, y, ldy, channels);
+}
+
 // A block of 9 taps keeps its accumulators, y's vector and one x vector in registers.
 void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n,
                               float *lanes) {

@@ -58,6 +58,74 @@ inline void taps(const float *x, const int64_t *shift, const float *w, int64_t t
   }
 }
 
+// `taps` for C output channels at once (C ≤ 4; channel c's weights at w + c·ldw, its output at y + c·ldy): each x
+// vector loaded feeds C accumulators, where `taps` is bound by one load per multiply-add. Each output element gets
+// the same sum in the same order as from `taps` (positions past the last whole 32 go through it).
+template <int C>
+inline void taps_block(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
+                       float *y, int64_t ldy) {
+  static_assert(C >= 1 && C <= 4, "at most four channels of two named accumulators");
+  const V16 zero = {};
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    V16 a0 = zero, b0 = zero, a1 = zero, b1 = zero, a2 = zero, b2 = zero, a3 = zero, b3 = zero;
+    for (int64_t t = 0; t < taps_n; ++t) {
+      const float *xt = x + shift[t] + i;
+      const V16 u = load16(xt), v = load16(xt + 16);
+      const float w0 = w[t];
+      a0 += w0 * u;
+      b0 += w0 * v;
+      if constexpr (C > 1) {
+        const float w1 = w[ldw + t];
+        a1 += w1 * u;
+        b1 += w1 * v;
+      }
+      if constexpr (C > 2) {
+        const float w2 = w[2 * ldw + t];
+        a2 += w2 * u;
+        b2 += w2 * v;
+      }
+      if constexpr (C > 3) {
+        const float w3 = w[3 * ldw + t];
+        a3 += w3 * u;
+        b3 += w3 * v;
+      }
+    }
+    store16(y + i, a0);
+    store16(y + i + 16, b0);
+    if constexpr (C > 1) {
+      store16(y + ldy + i, a1);
+      store16(y + ldy + i + 16, b1);
+    }
+    if constexpr (C > 2) {
+      store16(y + 2 * ldy + i, a2);
+      store16(y + 2 * ldy + i + 16, b2);
+    }
+    if constexpr (C > 3) {
+      store16(y + 3 * ldy + i, a3);
+      store16(y + 3 * ldy + i + 16, b3);
+    }
+  }
+  if (i == n) return;
+  for (int c = 0; c < C; ++c) taps(x + i, shift, w + c * ldw, taps_n, n - i, y + c * ldy + i);
+}
+
+// All `channels` in blocks of up to B (the ISA's register budget), the last block smaller.
+template <int B>
+inline void taps_channels(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
+                          float *y, int64_t ldy, int64_t channels) {
+  int64_t c = 0;
+  for (; c + B <= channels; c += B) taps_block<B>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+  const int64_t rest = channels - c;  // below B
+  if constexpr (B > 3) {
+    if (rest == 3) return taps_block<3>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+  }
+  if constexpr (B > 2) {
+    if (rest == 2) return taps_block<2>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+  }
+  if (rest == 1) taps(x, shift, w + c * ldw, taps_n, n, y + c * ldy);
+}
+
 // T taps at once (T ≤ 9), one named accumulator each: the unused ones fold away. Not an array: GCC gives a local
 // array of vectors a 64-byte aligned frame slot and aligned moves, which fault on ASan's fake stack (the asan
 // preset's Debug build keeps every local in memory); scalar V16 locals keep the type's float alignment.
