@@ -80,6 +80,10 @@ const char *const kGeometries[] = {
     "mb2_g2_ic32oc24_ih9iw10_kh3kw3_ph1pw1",
     "mb1_g2_ic26oc10_ih7iw40_kh3kw2_ph1pw0:1_dh1dw2",
     "mb1_g3_ic93oc6_iw50_kw3_pw1",
+    // gemm_weight_shifted reading FP32 dy rows in place where q-space has no junk: 1-D, two groups, two samples, K
+    // blocks after the first (q0 > 0); 2-D whose rows are as wide as the box (a 3×1 kernel).
+    "mb2_g2_ic6oc10_iw2048_kw3_pw1",
+    "mb1_g1_ic2oc8_ih40iw40_kh3kw1_ph1pw0",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -29,6 +29,15 @@ bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandRead
   return c.x.contiguous_planes() && c.y.contiguous_planes();
 }
 
+// FP32 dy planes that need no rounding whose q-space has no junk before its last real position (1-D rows, or rows as
+// wide as the box's): q is the offset in the dense plane, so whole K blocks of dy rows are read where they lie (the
+// x windows are still packed). wav2vec's and the 1-D audio layers' dy (a third of their gradWeight was this copy).
+bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &dy) {
+  if (!dy.plain() || !c.y.contiguous_planes()) return false;
+  const bool rows = c.y_size[1] == 1 || geo.wp == c.y_size[2];
+  return rows && (c.y_size[0] == 1 || geo.hp == c.y_size[1]);
+}
+
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
   bool first;
@@ -47,15 +56,17 @@ class ShiftedWeightGemm {
         lda_(b.kc),
         phase_len_(b.kc + geo_.max_shift),
         window_(geo_.phases * phase_len_),
-        in_place_(rows_in_place(c, x_, dy_)) {}
+        in_place_(rows_in_place(c, x_, dy_)),
+        dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)) {}
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
     float *a = scratch, *windows = scratch + round_up(m_, uk_.mr) * lda_;
-    // In place: whole MR tiles of dy rows and every x row are read where they lie; only a last partial tile is packed.
+    // In place: whole MR tiles of dy rows (and with in_place every x row) are read where they lie; only a last partial
+    // tile is packed.
     const bool in_place = in_place_ && kcp == blk.kc;
-    const int64_t m_in_place = in_place ? m_ / uk_.mr * uk_.mr : 0;
+    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk_.mr * uk_.mr : 0;
     pack_dy(blk, kcp, m_in_place, a);
     if (!in_place) {
       for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
@@ -125,7 +136,8 @@ class ShiftedWeightGemm {
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_, lda_, phase_len_, window_;
-  const bool in_place_;
+  const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
+  const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
 };
 
 }  // namespace
