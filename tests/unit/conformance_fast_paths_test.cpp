@@ -84,6 +84,12 @@ const char *const kGeometries[] = {
     // blocks after the first (q0 > 0); 2-D whose rows are as wide as the box (a 3×1 kernel).
     "mb2_g2_ic6oc10_iw2048_kw3_pw1",
     "mb1_g1_ic2oc8_ih40iw40_kh3kw1_ph1pw0",
+    // gemm_backward_data with position parts (fewer than 8 x planes): 1-D stride 5 over 3 tiles (3 parts, each
+    // adding into its own plane, added in order); 2-D stride 2 with two samples (6 planes: 2 parts); a 1×1 layer
+    // written in place (the parts write disjoint positions).
+    "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2",
+    "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1",
+    "mb1_g1_ic2oc40_ih30iw30_kh1kw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -134,7 +140,8 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
   for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10],
-                        kGeometries[13], kGeometries[15], kGeometries[17], kGeometries[22], kGeometries[23]}) {
+                        kGeometries[13], kGeometries[15], kGeometries[17], kGeometries[22], kGeometries[23],
+                        "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2", "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1"}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

@@ -248,6 +248,23 @@ TEST(Plan, DirectDataTakesUpTo32ChannelsPerGroupAboveEightOnlyWithGroups) {
             "direct_data: 33x10 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
 }
 
+// gemm_backward_data on fewer than 8 x planes cuts the positions into parts with their own planes in the shared
+// area, decided by the problem alone: wav2vec's one plane of 16000 over 13 tiles of 256 → 4 parts at any thread
+// count; 8 planes → one part, planes per item in the slot.
+TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
+  for (int threads : {1, 2, 3}) {
+    const Plan p = plan_of("mb1_g1_ic1oc512_iw16000_kw10_sw5_mask100", context(Isa::kAvx512, threads));
+    ASSERT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
+    EXPECT_EQ(p.grad_input.blocking.position_parts, 4) << threads;
+    EXPECT_EQ(p.grad_input.blocking.items, 4) << threads;
+    EXPECT_EQ(p.grad_input.blocking.shared_floats, 4 * 16000) << threads;
+  }
+  const Plan many = plan_of("mb1_g1_ic8oc64_ih32iw32_kh3kw3_ph1pw1_mask100", context(Isa::kAvx512, 2));
+  ASSERT_EQ(many.grad_input.algorithm, Algorithm::kGemmBackwardData);
+  EXPECT_EQ(many.grad_input.blocking.position_parts, 1);
+  EXPECT_EQ(many.grad_input.blocking.shared_floats, 0);
+}
+
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
   // 6 channels: 24 bytes, aligned to 64.
   EXPECT_EQ(plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask001", context(Isa::kAvx2, 2)).bytes, 64u);

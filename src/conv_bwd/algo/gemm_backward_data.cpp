@@ -24,6 +24,24 @@ bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &
   return grad_input.contiguous_planes();
 }
 
+// Adds each x plane's parts in order into part 0's plane and stores it.
+void add_parts_and_store(const Canonical &c, int64_t parts, float *shared, const Rounding &rounding,
+                         const View5 &grad_input) {
+  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
+  const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
+  parallel_for(planes_n, parts * x_plane, [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      float *sum = shared + plane * x_plane;
+      for (int64_t part = 1; part < parts; ++part) {
+        const float *add = shared + (part * planes_n + plane) * x_plane;
+        for (int64_t i = 0; i < x_plane; ++i) sum[i] += add[i];
+      }
+      const int64_t n = plane / (c.groups * c.cx_per_group), channel = plane % (c.groups * c.cx_per_group);
+      store_run(grad_input, n, channel, 0, x_plane, sum, ResultKind::kGradInput, rounding);
+    }
+  });
+}
+
 }  // namespace
 
 bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
@@ -39,18 +57,28 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
   const View5 &yv = c.y;
   const bool b_in_place = dy.plain() && yv.contiguous_planes();
   const bool c_in_place = writes_in_place(c, rounding, grad_input);
+  // Position parts (gemm_blocking.cpp): part p takes tiles [p·tiles/P, (p + 1)·tiles/P) and adds into its own x
+  // planes in the shared area, plane (part, (n·G + g)·Cx_g + channel); parts are added in order at the end. Written
+  // in place, the parts write disjoint positions and need no planes.
+  const int64_t parts = b.position_parts, tiles = (y_plane + nt_max - 1) / nt_max;
+  const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
+  const bool shared_planes = parts > 1 && !c_in_place;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + mp_max * kGemmKc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
-    float *planes = tmp + std::max(mp_max, nt_max);
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t block = item % blocks, g = (item / blocks) % c.groups, n = item / (blocks * c.groups);
+      const int64_t part = item % parts, rest = item / parts;
+      const int64_t block = rest % blocks, g = (rest / blocks) % c.groups, n = rest / (blocks * c.groups);
       const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0), mi = cb * kk;
+      const int64_t p_begin = part * tiles / parts * nt_max,
+                    p_end = std::min(y_plane, (part + 1) * tiles / parts * nt_max);
       float *dx = c_in_place
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
+      float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
+                                    : tmp + std::max(mp_max, nt_max);
       if (!c_in_place) std::fill(planes, planes + cb * x_plane, 0.0f);
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
@@ -63,7 +91,7 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
       // One K block: the packed weight is the same for every position tile.
       const bool one_block = c.cy_per_group <= kGemmKc;
       if (one_block) pack_weight(0, c.cy_per_group);
-      for (int64_t p0 = 0; p0 < y_plane; p0 += nt_max) {
+      for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
@@ -96,13 +124,14 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
           col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);
         }
       }
-      if (c_in_place) continue;
+      if (c_in_place || shared_planes) continue;
       for (int64_t ch = 0; ch < cb; ++ch) {
         store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
                   ResultKind::kGradInput, rounding);
       }
     }
   });
+  if (shared_planes) add_parts_and_store(c, parts, s.shared, rounding, grad_input);
   return true;
 }
 

@@ -118,16 +118,27 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   GemmBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
+  // Few x planes: the positions cut into parts whose x planes live in the shared area (within its limit).
+  const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div_pos(y_plane(c), b.tile);
+  if (planes < kDataPartsBelowPlanes) {
+    b.position_parts = std::min({kDataParts, tiles, ceil_div_pos(kDataPartsBelowPlanes, planes)});
+    const double bytes = static_cast<double>(b.position_parts * planes) * x_plane(c) * sizeof(float);
+    if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = 1;
+  }
+  const int64_t parts = b.position_parts;
   auto slot_of = [&](int64_t cb) {
     const int64_t mp = round_up(cb * kk, uk.mr);
-    return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) + cb * x_plane(c);
+    return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) +
+           (parts > 1 ? 0 : cb * x_plane(c));
   };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
   const int64_t max_cb = cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
-  const int64_t cb = best_chunk(c.batch * c.groups, c.cx_per_group, max_cb, threads, 48.0 / static_cast<double>(kk));
+  const int64_t cb =
+      best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, 48.0 / static_cast<double>(kk));
   b.channels_per_item = cb;
-  b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb);
+  b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
+  b.shared_floats = parts > 1 ? parts * planes * x_plane(c) : 0;
   b.flops = gemm_flops(c);
   return b;
 }
