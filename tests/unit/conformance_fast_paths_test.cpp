@@ -90,6 +90,10 @@ const char *const kGeometries[] = {
     "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2",
     "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1",
     "mb1_g1_ic2oc40_ih30iw30_kh1kw1",
+    // ... and with tap parts when the positions are one tile: a patchify (kernel = stride: the parts' taps write
+    // disjoint positions) and a 5×5 kernel whose parts' taps overlap (added in order).
+    "mb1_g1_ic3oc40_ih32iw32_kh8kw8_sh8sw8",
+    "mb1_g1_ic2oc40_ih12iw12_kh5kw5_ph2pw2",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -141,7 +145,8 @@ class ConformanceFastPathsDeterminism : public ::testing::Test {
 TEST_F(ConformanceFastPathsDeterminism, PartialSumsAndItemHandOutDoNotChangeBits) {
   for (const char *g : {kGeometries[0], kGeometries[2], kGeometries[4], kGeometries[7], kGeometries[10],
                         kGeometries[13], kGeometries[15], kGeometries[17], kGeometries[22], kGeometries[23],
-                        "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2", "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1"}) {
+                        "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2", "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1",
+                        "mb1_g1_ic2oc40_ih12iw12_kh5kw5_ph2pw2"}) {
     const ConvCase c = parse_case(std::string(g) + "_dtf32_cmt0", Data::kRandom, 15);
     std::vector<unsigned char> first;
     for (int threads : {1, 2, 3, 2, 1}) {

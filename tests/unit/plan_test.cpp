@@ -249,8 +249,8 @@ TEST(Plan, DirectDataTakesUpTo32ChannelsPerGroupAboveEightOnlyWithGroups) {
 }
 
 // gemm_backward_data on fewer than 8 x planes cuts the positions into parts with their own planes in the shared
-// area, decided by the problem alone: wav2vec's one plane of 16000 over 13 tiles of 256 → 4 parts at any thread
-// count; 8 planes → one part, planes per item in the slot.
+// area (or its taps, when the positions are one tile), decided by the problem alone: wav2vec's one plane of 16000
+// over 13 tiles of 256 → 4 parts at any thread count; 8 planes → one part, planes per item in the slot.
 TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
   for (int threads : {1, 2, 3}) {
     const Plan p = plan_of("mb1_g1_ic1oc512_iw16000_kw10_sw5_mask100", context(Isa::kAvx512, threads));
@@ -259,6 +259,13 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
     EXPECT_EQ(p.grad_input.blocking.items, 4) << threads;
     EXPECT_EQ(p.grad_input.blocking.shared_floats, 4 * 16000) << threads;
   }
+  // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 3 parts (9 items).
+  const Plan vit = plan_of("mb1_g1_ic3oc768_ih224iw224_kh16kw16_sh16sw16_mask100", context(Isa::kAvx512, 2));
+  ASSERT_EQ(vit.grad_input.algorithm, Algorithm::kGemmBackwardData);
+  EXPECT_EQ(vit.grad_input.blocking.position_parts, 1);
+  EXPECT_EQ(vit.grad_input.blocking.tap_parts, 3);
+  EXPECT_EQ(vit.grad_input.blocking.items, 9);
+  EXPECT_EQ(vit.grad_input.blocking.shared_floats, 3 * 3 * 224 * 224);
   const Plan many = plan_of("mb1_g1_ic8oc64_ih32iw32_kh3kw3_ph1pw1_mask100", context(Isa::kAvx512, 2));
   ASSERT_EQ(many.grad_input.algorithm, Algorithm::kGemmBackwardData);
   EXPECT_EQ(many.grad_input.blocking.position_parts, 1);

@@ -39,9 +39,9 @@ constexpr int64_t kShiftedKc =
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
 constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): weight rows read per packing item
-// gemm_backward_data on fewer x planes than this (a stem's 3 input channels, wav2vec's 1): the y positions are also
-// cut into up to kDataParts parts, each adding into its own x planes, added in order at the end (fixed by the problem,
-// never by the threads, as the K parts of gradWeight).
+// gemm_backward_data on fewer x planes than this (a stem's 3 input channels, wav2vec's 1): the y positions (or a
+// channel's taps) are also cut into up to kDataParts parts, each adding into its own x planes, added in order at the
+// end (fixed by the problem, never by the threads, as the K parts of gradWeight).
 constexpr int64_t kDataPartsBelowPlanes = 8;
 constexpr int64_t kDataParts = 4;
 constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one part (the planes stay per item)
@@ -67,6 +67,7 @@ struct GemmBlocking {
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
   int64_t rows_per_item = 0;      // gemm_forward (shifted layout): output channels per item (a multiple of MR)
   int64_t position_parts = 1;     // gemm_backward_data: parts of the y positions with their own x planes
+  int64_t tap_parts = 1;          // gemm_backward_data: parts of a channel's taps, likewise (one channel per item)
   double flops = 0;               // multiply-adds × 2 of the whole output
 };
 

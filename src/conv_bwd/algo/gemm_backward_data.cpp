@@ -57,10 +57,12 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
   const View5 &yv = c.y;
   const bool b_in_place = dy.plain() && yv.contiguous_planes();
   const bool c_in_place = writes_in_place(c, rounding, grad_input);
-  // Position parts (gemm_blocking.cpp): part p takes tiles [p·tiles/P, (p + 1)·tiles/P) and adds into its own x
-  // planes in the shared area, plane (part, (n·G + g)·Cx_g + channel); parts are added in order at the end. Written
-  // in place, the parts write disjoint positions and need no planes.
-  const int64_t parts = b.position_parts, tiles = (y_plane + nt_max - 1) / nt_max;
+  // Parts (gemm_blocking.cpp): position part p takes tiles [p·tiles/P, (p + 1)·tiles/P), tap part t the taps
+  // [t·K/T, (t + 1)·K/T) of its one channel; part (p, t) adds into its own x planes in the shared area, plane
+  // (p·T + t, (n·G + g)·Cx_g + channel); parts are added in order at the end. Written in place (1×1: one tap), the
+  // position parts write disjoint positions and need no planes.
+  const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
+  const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
   const bool shared_planes = parts > 1 && !c_in_place;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
@@ -69,11 +71,13 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t part = item % parts, rest = item / parts;
+      const int64_t part = item % parts, rest = item / parts, pp = part / t_parts, tp = part % t_parts;
       const int64_t block = rest % blocks, g = (rest / blocks) % c.groups, n = rest / (blocks * c.groups);
-      const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0), mi = cb * kk;
-      const int64_t p_begin = part * tiles / parts * nt_max,
-                    p_end = std::min(y_plane, (part + 1) * tiles / parts * nt_max);
+      const int64_t t0 = tp * kk / t_parts, t1 = (tp + 1) * kk / t_parts;  // all taps unless tap parts (cb = 1)
+      const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0);
+      const int64_t mi = t_parts > 1 ? t1 - t0 : cb * kk, col0 = c0 * kk + t0;
+      const int64_t p_begin = pp * tiles / p_parts * nt_max,
+                    p_end = std::min(y_plane, (pp + 1) * tiles / p_parts * nt_max);
       float *dx = c_in_place
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
@@ -83,8 +87,8 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
         pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
-          if (const float *direct = plain_row_run(w, cy0 + k, c0 * kk)) return direct;
-          read_row_run(w, cy0 + k, c0 * kk, mi, out);
+          if (const float *direct = plain_row_run(w, cy0 + k, col0)) return direct;
+          read_row_run(w, cy0 + k, col0, mi, out);
           return out;
         });
       };
@@ -120,8 +124,8 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
           }
         }
         if (c_in_place) continue;
-        for (int64_t kappa = 0; kappa < kk; ++kappa) {
-          col2im_rows(c, kappa, p0, nt, cb, dcol + kappa * nt_max, kk * nt_max, planes, x_plane);
+        for (int64_t kappa = t0; kappa < t1; ++kappa) {
+          col2im_rows(c, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes, x_plane);
         }
       }
       if (c_in_place || shared_planes) continue;

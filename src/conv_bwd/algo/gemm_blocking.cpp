@@ -118,21 +118,26 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   GemmBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
-  // Few x planes: the positions cut into parts whose x planes live in the shared area (within its limit).
+  // Few x planes: the positions cut into parts whose x planes live in the shared area (within its limit); when there
+  // are too few position tiles for that (ViT's patchify: 196 positions, one tile), a channel's taps too (one x
+  // channel per item then).
   const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div_pos(y_plane(c), b.tile);
   if (planes < kDataPartsBelowPlanes) {
-    b.position_parts = std::min({kDataParts, tiles, ceil_div_pos(kDataPartsBelowPlanes, planes)});
-    const double bytes = static_cast<double>(b.position_parts * planes) * x_plane(c) * sizeof(float);
-    if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = 1;
+    const int64_t wanted = std::min(kDataParts, ceil_div_pos(kDataPartsBelowPlanes, planes));
+    b.position_parts = std::min(wanted, tiles);
+    b.tap_parts = std::min(ceil_div_pos(wanted, b.position_parts), ceil_div_pos(kk, uk.mr));
+    const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * x_plane(c) * sizeof(float);
+    if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = b.tap_parts = 1;
   }
-  const int64_t parts = b.position_parts;
+  const int64_t parts = b.position_parts * b.tap_parts;
   auto slot_of = [&](int64_t cb) {
     const int64_t mp = round_up(cb * kk, uk.mr);
     return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) +
            (parts > 1 ? 0 : cb * x_plane(c));
   };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
-  const int64_t max_cb = cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
+  const int64_t max_cb =
+      b.tap_parts > 1 ? 1 : cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
   const int64_t cb =
       best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, 48.0 / static_cast<double>(kk));
   b.channels_per_item = cb;
