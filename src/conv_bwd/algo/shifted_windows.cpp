@@ -1,5 +1,7 @@
 #include "conv_bwd/algo/shifted_windows.hpp"
 
+#include <algorithm>
+
 namespace aclnn_cpu {
 namespace conv_bwd {
 
@@ -30,8 +32,42 @@ void zero_floats(float *v, int64_t count) {
   }
 }
 
+namespace {
+
+// The whole box of a stride-1 geometry from its start: one fill, then every x row inside it copied where it lands
+// (no per-row padding arithmetic; 14-wide rows spent more there than in the copy).
+void pack_whole_box(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n, int64_t channel,
+                    int64_t len, float *win) {
+  const View5 &v = x.view();
+  std::fill(win, win + len, 0.0f);
+  // x coordinates in [lo, hi) land inside the box at z = x − u_min (a negative pad, u_min > 0, crops x's start).
+  int64_t lo[kSpatial], hi[kSpatial];
+  const int64_t box[kSpatial] = {geo.dp, geo.hp, geo.wp};
+  for (int d = 0; d < kSpatial; ++d) {
+    lo[d] = std::max<int64_t>(0, geo.u_min[d]);
+    hi[d] = std::min(c.x_size[d], box[d] + geo.u_min[d]);
+    if (lo[d] >= hi[d]) {
+      x.finish(win, len);
+      return;
+    }
+  }
+  for (int64_t xd = lo[0]; xd < hi[0]; ++xd) {
+    for (int64_t xh = lo[1]; xh < hi[1]; ++xh) {
+      const int64_t at = ((xd - geo.u_min[0]) * geo.hp + xh - geo.u_min[1]) * geo.wp + lo[2] - geo.u_min[2];
+      copy_run(x, v.index(n, channel, xd, xh, lo[2]), v.strides[4], hi[2] - lo[2], win + at);
+    }
+  }
+  x.finish(win, len);
+}
+
+}  // namespace
+
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
                        int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
+  if (geo.phases == 1 && z0 == 0 && len >= geo.dp * geo.hp * geo.wp) {
+    pack_whole_box(c, geo, x, n, channel, len, win);
+    return;
+  }
   const View5 &v = x.view();
   const int64_t a_d = phase / (geo.s[1] * geo.s[2]), a_h = (phase / geo.s[2]) % geo.s[1], a_w = phase % geo.s[2];
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
