@@ -11,7 +11,7 @@ void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w,
 // Two channels: 8 accumulator and 4 load ymm registers of the 16.
 void dw_taps_channels_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
                                     int64_t n, float *y, int64_t ldy, int64_t channels) {
-  dw_impl::taps_channels<2>(x, shift, w, ldw, taps, n, y, ldy, channels);
+  dw_impl::taps_channels<2, false>(x, shift, w, ldw, taps, n, y, ldy, channels);
 }
 
 // A block of 5 taps keeps its accumulators, y's vector and one x vector in registers.

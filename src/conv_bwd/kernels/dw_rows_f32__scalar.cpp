@@ -11,7 +11,7 @@ void dw_taps_f32__scalar(const float *x, const int64_t *shift, const float *w, i
 // One channel at a time: two more would not fit the 16 xmm registers.
 void dw_taps_channels_f32__scalar(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
                                   int64_t n, float *y, int64_t ldy, int64_t channels) {
-  dw_impl::taps_channels<1>(x, shift, w, ldw, taps, n, y, ldy, channels);
+  dw_impl::taps_channels<1, false>(x, shift, w, ldw, taps, n, y, ldy, channels);
 }
 
 // A block of 3 taps keeps its accumulators, y's vector and one x vector in registers.

@@ -61,12 +61,77 @@ inline void taps(const float *x, const int64_t *shift, const float *w, int64_t t
 // `taps` for C output channels at once (C ≤ 4; channel c's weights at w + c·ldw, its output at y + c·ldy): each x
 // vector loaded feeds C accumulators, where `taps` is bound by one load per multiply-add. Each output element gets
 // the same sum in the same order as from `taps` (positions past the last whole 32 go through it).
+// 64 positions of C channels (16 named accumulators at most): 4 vector loads and C broadcasts per 4·C multiply-adds,
+// where the 32-wide step needs 2 and C per 2·C. For ISAs with 32 vector registers.
 template <int C>
+inline void taps_step64(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, float *y,
+                        int64_t ldy) {
+  const V16 zero = {};
+  V16 a0 = zero, a1 = zero, a2 = zero, a3 = zero, b0 = zero, b1 = zero, b2 = zero, b3 = zero;
+  V16 c0 = zero, c1 = zero, c2 = zero, c3 = zero, d0 = zero, d1 = zero, d2 = zero, d3 = zero;
+  for (int64_t t = 0; t < taps_n; ++t) {
+    const float *xt = x + shift[t];
+    const V16 u0 = load16(xt), u1 = load16(xt + 16), u2 = load16(xt + 32), u3 = load16(xt + 48);
+    const float s0 = w[t];
+    a0 += s0 * u0;
+    a1 += s0 * u1;
+    a2 += s0 * u2;
+    a3 += s0 * u3;
+    if constexpr (C > 1) {
+      const float s1 = w[ldw + t];
+      b0 += s1 * u0;
+      b1 += s1 * u1;
+      b2 += s1 * u2;
+      b3 += s1 * u3;
+    }
+    if constexpr (C > 2) {
+      const float s2 = w[2 * ldw + t];
+      c0 += s2 * u0;
+      c1 += s2 * u1;
+      c2 += s2 * u2;
+      c3 += s2 * u3;
+    }
+    if constexpr (C > 3) {
+      const float s3 = w[3 * ldw + t];
+      d0 += s3 * u0;
+      d1 += s3 * u1;
+      d2 += s3 * u2;
+      d3 += s3 * u3;
+    }
+  }
+  store16(y, a0);
+  store16(y + 16, a1);
+  store16(y + 32, a2);
+  store16(y + 48, a3);
+  if constexpr (C > 1) {
+    store16(y + ldy, b0);
+    store16(y + ldy + 16, b1);
+    store16(y + ldy + 32, b2);
+    store16(y + ldy + 48, b3);
+  }
+  if constexpr (C > 2) {
+    store16(y + 2 * ldy, c0);
+    store16(y + 2 * ldy + 16, c1);
+    store16(y + 2 * ldy + 32, c2);
+    store16(y + 2 * ldy + 48, c3);
+  }
+  if constexpr (C > 3) {
+    store16(y + 3 * ldy, d0);
+    store16(y + 3 * ldy + 16, d1);
+    store16(y + 3 * ldy + 32, d2);
+    store16(y + 3 * ldy + 48, d3);
+  }
+}
+
+template <int C, bool Wide>
 inline void taps_block(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
                        float *y, int64_t ldy) {
   static_assert(C >= 1 && C <= 4, "at most four channels of two named accumulators");
   const V16 zero = {};
   int64_t i = 0;
+  if constexpr (Wide) {
+    for (; i + 64 <= n; i += 64) taps_step64<C>(x + i, shift, w, ldw, taps_n, y + i, ldy);
+  }
   for (; i + 32 <= n; i += 32) {
     V16 a0 = zero, b0 = zero, a1 = zero, b1 = zero, a2 = zero, b2 = zero, a3 = zero, b3 = zero;
     for (int64_t t = 0; t < taps_n; ++t) {
@@ -110,18 +175,19 @@ inline void taps_block(const float *x, const int64_t *shift, const float *w, int
   for (int c = 0; c < C; ++c) taps(x + i, shift, w + c * ldw, taps_n, n - i, y + c * ldy + i);
 }
 
-// All `channels` in blocks of up to B (the ISA's register budget), the last block smaller.
-template <int B>
+// All `channels` in blocks of up to B (the ISA's register budget), the last block smaller; Wide: 64-position steps
+// first (32 vector registers).
+template <int B, bool Wide>
 inline void taps_channels(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
                           float *y, int64_t ldy, int64_t channels) {
   int64_t c = 0;
-  for (; c + B <= channels; c += B) taps_block<B>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+  for (; c + B <= channels; c += B) taps_block<B, Wide>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
   const int64_t rest = channels - c;  // below B
   if constexpr (B > 3) {
-    if (rest == 3) return taps_block<3>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+    if (rest == 3) return taps_block<3, Wide>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
   }
   if constexpr (B > 2) {
-    if (rest == 2) return taps_block<2>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+    if (rest == 2) return taps_block<2, Wide>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
   }
   if (rest == 1) taps(x, shift, w + c * ldw, taps_n, n, y + c * ldy);
 }
