@@ -253,7 +253,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   plan.depthwise_fused = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
                          plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
                          ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
-                         depthwise_fused_refusal(c).empty();
+                         depthwise_fused_refusal(c).empty() && depthwise_fused_floats(c) <= kMaxSlotFloats;
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
