@@ -68,3 +68,9 @@ emit wide_channels_1d \
 # single element (it now needs 16).
 emit regression_l2_one_cancelling_element \
   61 77 61 4b a5 a5 a5 6f 00 00 7a 00 00 00 00 00 00 00 1f 0e 81 00 05 00 00 00 00 00 29 4f 2c fd ff
+
+# Regression (found by a 300 s campaign, -seed=13, the day dy rows were first read in place): 3-D gradWeight with
+# gradOutput 2 × 1 × 1 — one row per depth, but its q-space row is 2 wide (junk at ow = 1), so dy is not its q-space;
+# gemm_weight_shifted read it in place and got gradWeight element 0 wrong.
+emit regression_dy_rows_in_place_3d \
+  23 07 37 0b 23 00 0c 2c 00 00 00 0b 00 02 00 00 00 01 00 00 00 00 77 2a 24 00 30 60 40 00 0c 0b 00

@@ -29,13 +29,14 @@ bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandRead
   return c.x.contiguous_planes() && c.y.contiguous_planes();
 }
 
-// FP32 dy planes that need no rounding whose q-space has no junk before its last real position (1-D rows, or rows as
-// wide as the box's): q is the offset in the dense plane, so whole K blocks of dy rows are read where they lie (the
-// x windows are still packed). wav2vec's and the 1-D audio layers' dy (a third of their gradWeight was this copy).
+// FP32 dy planes that need no rounding whose q-space has no junk before its last real position (a single row, or
+// rows as wide as the box's and, with several depths, planes as high): q = (od·Hp + oh)·Wp + ow is then the offset
+// (od·Oh + oh)·Ow + ow in the dense plane, so whole K blocks of dy rows are read where they lie (the x windows are
+// still packed). wav2vec's and the 1-D audio layers' dy (a third of their gradWeight was this copy).
 bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &dy) {
   if (!dy.plain() || !c.y.contiguous_planes()) return false;
-  const bool rows = c.y_size[1] == 1 || geo.wp == c.y_size[2];
-  return rows && (c.y_size[0] == 1 || geo.hp == c.y_size[1]);
+  if (c.y_size[0] * c.y_size[1] == 1) return true;
+  return geo.wp == c.y_size[2] && (c.y_size[0] == 1 || geo.hp == c.y_size[1]);
 }
 
 struct Block {
