@@ -11,6 +11,8 @@ namespace {
 
 constexpr int64_t kChunk = 256;
 constexpr int kLanes = BiasSum::kLanes;
+// Independent double chains per channel: an add's latency over its throughput is about 4 on the vector units, so 4
+// vectors of 8 keep them busy; fewer lanes would tie the sum to the latency of one chain.
 
 // Eight doubles as one value (GCC/Clang vector extension): one zmm, two ymm or four xmm. Lane 8j + l of the sums
 // is lane l of vector j, so the width only changes how many adds run at once, never a sum's bits.

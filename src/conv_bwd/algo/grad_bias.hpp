@@ -21,8 +21,6 @@ void sum_grad_bias(const View5 &grad_output, const Rounding &rounding, float *su
 // plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.
 class BiasSum {
  public:
-  // Independent double chains: an add's latency over its throughput is about 4 on the vector units, so 4 vectors of
-  // 8 keep them busy; fewer lanes would tie the sum to the latency of one chain.
   static constexpr int kLanes = 32;
   void add_plane(const View5 &grad_output, int64_t n, int64_t channel);
   float result(const Rounding &rounding);  // rounded to gradOutput's dtype; the lanes are folded in place

@@ -58,62 +58,119 @@ inline void taps(const float *x, const int64_t *shift, const float *w, int64_t t
   }
 }
 
-// One output channel's share of a step: V vectors (16·V positions) times the weight s.
-template <int V>
-__attribute__((always_inline)) inline void add_scaled(float s, V16 u0, V16 u1, V16 u2, V16 u3, V16 &a0, V16 &a1,
-                                                      V16 &a2, V16 &a3) {
-  a0 += s * u0;
-  a1 += s * u1;
-  if constexpr (V > 2) {
-    a2 += s * u2;
-    a3 += s * u3;
-  }
-}
-
-template <int V>
-__attribute__((always_inline)) inline void store_step(float *y, V16 a0, V16 a1, V16 a2, V16 a3) {
-  store16(y, a0);
-  store16(y + 16, a1);
-  if constexpr (V > 2) {
-    store16(y + 32, a2);
-    store16(y + 48, a3);
-  }
-}
-
-// 16·V positions (V = 2 or 4) of C ≤ 4 output channels (channel c's weights at w + c·ldw, its output at y + c·ldy):
-// each x vector loaded feeds C accumulators, where `taps` is bound by one load per multiply-add; V = 4 (16
-// accumulators) for ISAs with 32 vector registers. Each output element gets the sum `taps` gives it, in its order.
-template <int C, int V>
-inline void taps_step(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, float *y,
-                      int64_t ldy) {
-  static_assert(C >= 1 && C <= 4 && (V == 2 || V == 4), "at most four channels of four named accumulators");
+// `taps` for C output channels at once (C ≤ 4; channel c's weights at w + c·ldw, its output at y + c·ldy): each x
+// vector loaded feeds C accumulators, where `taps` is bound by one load per multiply-add. Each output element gets
+// the same sum in the same order as from `taps` (positions past the last whole 32 go through it).
+// 64 positions of C channels (16 named accumulators at most): 4 vector loads and C broadcasts per 4·C multiply-adds,
+// where the 32-wide step needs 2 and C per 2·C. For ISAs with 32 vector registers.
+template <int C>
+inline void taps_step64(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, float *y,
+                        int64_t ldy) {
   const V16 zero = {};
   V16 a0 = zero, a1 = zero, a2 = zero, a3 = zero, b0 = zero, b1 = zero, b2 = zero, b3 = zero;
   V16 c0 = zero, c1 = zero, c2 = zero, c3 = zero, d0 = zero, d1 = zero, d2 = zero, d3 = zero;
   for (int64_t t = 0; t < taps_n; ++t) {
     const float *xt = x + shift[t];
-    const V16 u0 = load16(xt), u1 = load16(xt + 16);
-    const V16 u2 = V > 2 ? load16(xt + 32) : zero, u3 = V > 2 ? load16(xt + 48) : zero;
-    add_scaled<V>(w[t], u0, u1, u2, u3, a0, a1, a2, a3);
-    if constexpr (C > 1) add_scaled<V>(w[ldw + t], u0, u1, u2, u3, b0, b1, b2, b3);
-    if constexpr (C > 2) add_scaled<V>(w[2 * ldw + t], u0, u1, u2, u3, c0, c1, c2, c3);
-    if constexpr (C > 3) add_scaled<V>(w[3 * ldw + t], u0, u1, u2, u3, d0, d1, d2, d3);
+    const V16 u0 = load16(xt), u1 = load16(xt + 16), u2 = load16(xt + 32), u3 = load16(xt + 48);
+    const float s0 = w[t];
+    a0 += s0 * u0;
+    a1 += s0 * u1;
+    a2 += s0 * u2;
+    a3 += s0 * u3;
+    if constexpr (C > 1) {
+      const float s1 = w[ldw + t];
+      b0 += s1 * u0;
+      b1 += s1 * u1;
+      b2 += s1 * u2;
+      b3 += s1 * u3;
+    }
+    if constexpr (C > 2) {
+      const float s2 = w[2 * ldw + t];
+      c0 += s2 * u0;
+      c1 += s2 * u1;
+      c2 += s2 * u2;
+      c3 += s2 * u3;
+    }
+    if constexpr (C > 3) {
+      const float s3 = w[3 * ldw + t];
+      d0 += s3 * u0;
+      d1 += s3 * u1;
+      d2 += s3 * u2;
+      d3 += s3 * u3;
+    }
   }
-  store_step<V>(y, a0, a1, a2, a3);
-  if constexpr (C > 1) store_step<V>(y + ldy, b0, b1, b2, b3);
-  if constexpr (C > 2) store_step<V>(y + 2 * ldy, c0, c1, c2, c3);
-  if constexpr (C > 3) store_step<V>(y + 3 * ldy, d0, d1, d2, d3);
+  store16(y, a0);
+  store16(y + 16, a1);
+  store16(y + 32, a2);
+  store16(y + 48, a3);
+  if constexpr (C > 1) {
+    store16(y + ldy, b0);
+    store16(y + ldy + 16, b1);
+    store16(y + ldy + 32, b2);
+    store16(y + ldy + 48, b3);
+  }
+  if constexpr (C > 2) {
+    store16(y + 2 * ldy, c0);
+    store16(y + 2 * ldy + 16, c1);
+    store16(y + 2 * ldy + 32, c2);
+    store16(y + 2 * ldy + 48, c3);
+  }
+  if constexpr (C > 3) {
+    store16(y + 3 * ldy, d0);
+    store16(y + 3 * ldy + 16, d1);
+    store16(y + 3 * ldy + 32, d2);
+    store16(y + 3 * ldy + 48, d3);
+  }
 }
 
-// `taps` for C channels at once: steps of 64 positions when Wide, then of 32, the rest through `taps` per channel.
 template <int C, bool Wide>
 inline void taps_block(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
                        float *y, int64_t ldy) {
+  static_assert(C >= 1 && C <= 4, "at most four channels of two named accumulators");
+  const V16 zero = {};
   int64_t i = 0;
   if constexpr (Wide) {
-    for (; i + 64 <= n; i += 64) taps_step<C, 4>(x + i, shift, w, ldw, taps_n, y + i, ldy);
+    for (; i + 64 <= n; i += 64) taps_step64<C>(x + i, shift, w, ldw, taps_n, y + i, ldy);
   }
-  for (; i + 32 <= n; i += 32) taps_step<C, 2>(x + i, shift, w, ldw, taps_n, y + i, ldy);
+  for (; i + 32 <= n; i += 32) {
+    V16 a0 = zero, b0 = zero, a1 = zero, b1 = zero, a2 = zero, b2 = zero, a3 = zero, b3 = zero;
+    for (int64_t t = 0; t < taps_n; ++t) {
+      const float *xt = x + shift[t] + i;
+      const V16 u = load16(xt), v = load16(xt + 16);
+      const float w0 = w[t];
+      a0 += w0 * u;
+      b0 += w0 * v;
+      if constexpr (C > 1) {
+        const float w1 = w[ldw + t];
+        a1 += w1 * u;
+        b1 += w1 * v;
+      }
+      if constexpr (C > 2) {
+        const float w2 = w[2 * ldw + t];
+        a2 += w2 * u;
+        b2 += w2 * v;
+      }
+      if constexpr (C > 3) {
+        const float w3 = w[3 * ldw + t];
+        a3 += w3 * u;
+        b3 += w3 * v;
+      }
+    }
+    store16(y + i, a0);
+    store16(y + i + 16, b0);
+    if constexpr (C > 1) {
+      store16(y + ldy + i, a1);
+      store16(y + ldy + i + 16, b1);
+    }
+    if constexpr (C > 2) {
+      store16(y + 2 * ldy + i, a2);
+      store16(y + 2 * ldy + i + 16, b2);
+    }
+    if constexpr (C > 3) {
+      store16(y + 3 * ldy + i, a3);
+      store16(y + 3 * ldy + i + 16, b3);
+    }
+  }
   if (i == n) return;
   for (int c = 0; c < C; ++c) taps(x + i, shift, w + c * ldw, taps_n, n - i, y + c * ldy + i);
 }
