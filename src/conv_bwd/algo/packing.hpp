@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
@@ -35,23 +36,65 @@ void pack_panels_by_lines(int width, int64_t lines, int64_t kc, float *tmp, floa
   }
 }
 
+// Copies `count` consecutive steps (step k0 + j's values at steps[j]) into the panels, panel by panel: each panel
+// then takes count·width contiguous floats at once. Step by step, a step's chunks land kc·width floats apart: a
+// power of two when kc is, so all of a step's stores fall in one L1 set (measured 4.7× slower on a 144-row panel).
+template <int W>
+void copy_steps_to_panels(const float *const *steps, int count, int64_t lines, int64_t kc, int64_t k0, float *dst) {
+  const int64_t full = lines / W * W;
+  for (int64_t p = 0; p < full; p += W) {
+    float *d = dst + p * kc + k0 * W;
+    for (int j = 0; j < count; ++j) std::memcpy(d + j * W, steps[j] + p, W * sizeof(float));
+  }
+  if (full == lines) return;
+  float *d = dst + full * kc + k0 * W;
+  for (int j = 0; j < count; ++j) {
+    for (int i = 0; i < W; ++i) d[j * W + i] = full + i < lines ? steps[j][full + i] : 0.0f;
+  }
+}
+
+// The kernels' widths get compile-time copies (a few vector moves per chunk); others a plain loop.
+inline void copy_steps_to_panels(int width, const float *const *steps, int count, int64_t lines, int64_t kc,
+                                 int64_t k0, float *dst) {
+  switch (width) {
+    case 4: return copy_steps_to_panels<4>(steps, count, lines, kc, k0, dst);
+    case 6: return copy_steps_to_panels<6>(steps, count, lines, kc, k0, dst);
+    case 8: return copy_steps_to_panels<8>(steps, count, lines, kc, k0, dst);
+    case 16: return copy_steps_to_panels<16>(steps, count, lines, kc, k0, dst);
+    case 32: return copy_steps_to_panels<32>(steps, count, lines, kc, k0, dst);
+    default: break;
+  }
+  for (int64_t i = 0; i < round_up(lines, width); ++i) {
+    float *d = dst + (i / width) * width * kc + k0 * width + i % width;
+    for (int j = 0; j < count; ++j) d[j * width] = i < lines ? steps[j][i] : 0.0f;
+  }
+}
+
 // From steps: fetch_step(k, tmp) returns the `lines` values of step k (a column of A, a row of B): tmp after
-// filling it, or a pointer to them where they already lie in fp32 (no copy on the way).
+// filling it, or a pointer to them where they already lie in fp32 (no copy on the way). Steps read in place are
+// copied in blocks of consecutive steps; a step in tmp (overwritten by the next fetch) is copied at once.
 template <typename FetchStep>
 void pack_panels_by_steps(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchStep fetch_step) {
-  const int64_t full = lines / width * width;
+  constexpr int kStepBlock = 8;
+  const float *pending[kStepBlock] = {};
+  int64_t k0 = 0;
+  int count = 0;
   for (int64_t k = 0; k < kc; ++k) {
     const float *src = fetch_step(k, tmp);
-    // Chunks of 6 to 32 floats: inline loops, not a memmove call per chunk.
-    for (int64_t p = 0; p < full; p += width) {
-      float *d = dst + p * kc + k * width;
-      for (int i = 0; i < width; ++i) d[i] = src[p + i];
+    if (src == tmp) {
+      copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
+      copy_steps_to_panels(width, &src, 1, lines, kc, k, dst);
+      count = 0;
+      continue;
     }
-    if (full < lines) {
-      float *d = dst + full * kc + k * width;
-      for (int i = 0; i < width; ++i) d[i] = full + i < lines ? src[full + i] : 0.0f;
+    if (count == 0) k0 = k;
+    pending[count++] = src;
+    if (count == kStepBlock) {
+      copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
+      count = 0;
     }
   }
+  copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
 }
 
 // C[m × n] (+)= A·B for packed A (m × kc) and B (kc × n); one B panel stays hot while every A panel passes.
