@@ -109,7 +109,7 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
     case Algorithm::kDepthwiseWeight:
       return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_weight));
     case Algorithm::kGemmBackwardData:
-      return gemm_backward_data(c, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmFlippedForward:
       return gemm_forward(c, true, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmForward:

@@ -93,7 +93,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
                  const Rounding &rounding, const View5 &grad_weight);
 bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight);
-bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
 // flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).
 bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,

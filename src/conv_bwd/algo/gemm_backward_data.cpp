@@ -44,8 +44,9 @@ void add_parts_and_store(const Canonical &c, int64_t parts, float *shared, const
 
 }  // namespace
 
-bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input) {
+  const GemmUkernel &uk = *k.nn;
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
   const int64_t kk = c.kernel_numel(), cb_max = b.channels_per_item, nt_max = b.tile;
   const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
@@ -125,7 +126,7 @@ bool gemm_backward_data(const Canonical &c, const GemmUkernel &uk, const GemmBlo
         }
         if (c_in_place) continue;
         for (int64_t kappa = t0; kappa < t1; ++kappa) {
-          col2im_rows(c, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes, x_plane);
+          col2im_rows(c, *k.dw, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes, x_plane);
         }
       }
       if (c_in_place || shared_planes) continue;

@@ -81,20 +81,20 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
   return x.plain() || x.finish(out, count);
 }
 
-void col2im_rows(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, int64_t channels, const float *src,
-                 int64_t src_stride, float *plane, int64_t plane_stride) {
+void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count,
+                 int64_t channels, const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
   const int64_t sw = c.stride[2];
   for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
     if (!s.inside || s.lo > s.hi) return;
     const int64_t row_at = (s.id * c.x_size[1] + s.ih) * c.x_size[2] + s.shift;
+    if (sw == 1) {
+      rk.add_rows(src + at - ow + s.lo, src_stride, channels, s.hi - s.lo + 1, plane + row_at + s.lo, plane_stride);
+      return;
+    }
     for (int64_t ch = 0; ch < channels; ++ch) {
       float *row = plane + ch * plane_stride + row_at;
       const float *from = src + ch * src_stride + at - ow;
-      if (sw == 1) {  // the common case, written out so that it vectorises
-        for (int64_t w = s.lo; w <= s.hi; ++w) row[w] += from[w];
-      } else {
-        for (int64_t w = s.lo; w <= s.hi; ++w) row[w * sw] += from[w];
-      }
+      for (int64_t w = s.lo; w <= s.hi; ++w) row[w * sw] += from[w];
     }
   });
 }

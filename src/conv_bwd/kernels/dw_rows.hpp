@@ -35,10 +35,14 @@ struct DwRowKernels {
                      int64_t ldd);
   void (*deinterleave2)(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd, int64_t ldd);
   void (*widen_bf16_rows)(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+  void (*add_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   Isa isa;
   const char *name;
 };
 
+void dw_add_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+void dw_add_rows_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+void dw_add_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_widen_bf16_rows__scalar(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 void dw_deinterleave2_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd,
                                   int64_t ldd);

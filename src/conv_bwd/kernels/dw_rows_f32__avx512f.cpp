@@ -38,5 +38,9 @@ bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int6
   return dw_impl::interleave(src, plane, s, lds, rows, n, dst, ldd);
 }
 
+void dw_add_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  dw_impl::add_rows(src, lds, rows, n, dst, ldd);
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
