@@ -1,7 +1,8 @@
 // The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
-// and scan at every stride and column remainder; deinterleave2 and widen_bf16_rows at every column remainder.
+// and scan at every stride and column remainder; deinterleave2, widen_bf16_rows and add_rows at every column
+// remainder.
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
@@ -184,6 +185,24 @@ TEST(KernelsDwRows, Deinterleave2SplitsEveryColumnPairAndWritesNothingElse) {
         for (int64_t z = 0; z < ldd; ++z) {
           EXPECT_EQ(even[r * ldd + z], z < n ? src[r * lds + 2 * z] : -7.0f) << isa_name(isa) << " n " << n;
           EXPECT_EQ(odd[r * ldd + z], z < n ? src[r * lds + 2 * z + 1] : -7.0f) << isa_name(isa) << " n " << n;
+        }
+      }
+    }
+  }
+}
+
+TEST(KernelsDwRows, AddRowsAddsEveryColumnItOwnsOnly) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 47, 56}) {  // whole, half and single floats
+      const int64_t rows = 3, lds = n + 5, ldd = n + 3;
+      const std::vector<float> src = integers(rows * lds, 9), before = integers(rows * ldd, 10);
+      std::vector<float> dst = before;
+      k.add_rows(src.data(), lds, rows, n, dst.data(), ldd);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < ldd; ++i) {
+          const float want = before[r * ldd + i] + (i < n ? src[r * lds + i] : 0.0f);
+          EXPECT_EQ(dst[r * ldd + i], want) << isa_name(isa) << " n " << n << " row " << r << " column " << i;
         }
       }
     }
