@@ -48,7 +48,8 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
 
 TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   // Scalar kernel 4×8: Cx_g 2, Cy_g 3, 6 taps, x plane 56, tile 64 positions, 2 channels per item:
-  // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 64 + planes 2·56 = 20400 floats = 81600 bytes, one slot.
+  // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 8·64 (kPackStepBlock steps) + planes 2·56 = 20848 floats = 83392
+  // bytes, one slot.
   const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
@@ -64,14 +65,14 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(r.grad_input.refusals[1], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
   EXPECT_EQ(r.grad_input.refusals[2],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 20400);
+  EXPECT_EQ(p.grad_input.blocking.slot_floats, 20848);
   EXPECT_EQ(p.slots, 1);
-  EXPECT_EQ(p.bytes, 81600u);
+  EXPECT_EQ(p.bytes, 83392u);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_4x8__scalar");
   // Two threads: two slots of the same size, still no staging.
   const Plan q = plan_of(desc, context(Isa::kScalar, 2));
   EXPECT_EQ(q.slots, 2);
-  EXPECT_EQ(q.bytes, 2 * 81600u);
+  EXPECT_EQ(q.bytes, 2 * 83392u);
 }
 
 TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {

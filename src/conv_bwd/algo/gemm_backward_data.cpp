@@ -83,7 +83,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
       float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
-                                    : tmp + std::max(mp_max, nt_max);
+                                    : tmp + kPackStepBlock * std::max(mp_max, nt_max);
       if (!c_in_place) std::fill(planes, planes + cb * x_plane, 0.0f);
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;

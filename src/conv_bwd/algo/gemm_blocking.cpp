@@ -132,7 +132,7 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   const int64_t parts = b.position_parts * b.tap_parts;
   auto slot_of = [&](int64_t cb) {
     const int64_t mp = round_up(cb * kk, uk.mr);
-    return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + std::max(mp, b.tile) +
+    return mp * kGemmKc + b.tile * kGemmKc + cb * kk * b.tile + kPackStepBlock * std::max(mp, b.tile) +
            (parts > 1 ? 0 : cb * x_plane(c));
   };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
@@ -167,7 +167,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
     const int64_t tile = panels * uk.nr;
     const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * (tile + geo.max_shift) +
                                          int64_table_floats(c.kernel_numel())
-                                   : tile * kGemmKc + m * tile + std::max(kGemmKc, tile);
+                                   : tile * kGemmKc + m * tile + std::max(kGemmKc, kPackStepBlock * tile);
     return std::max({work, 2 * uk.mr * k_total, kFlippedRowsPerItem * m * c.kernel_numel()});
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.

@@ -70,31 +70,20 @@ inline void copy_steps_to_panels(int width, const float *const *steps, int count
   }
 }
 
-// From steps: fetch_step(k, tmp) returns the `lines` values of step k (a column of A, a row of B): tmp after
-// filling it, or a pointer to them where they already lie in fp32 (no copy on the way). Steps read in place are
-// copied in blocks of consecutive steps; a step in tmp (overwritten by the next fetch) is copied at once.
+// Steps packed together (copy_steps_to_panels); pack_panels_by_steps' tmp holds this many steps.
+constexpr int kPackStepBlock = 8;
+
+// From steps: fetch_step(k, out) returns the `lines` values of step k (a column of A, a row of B): `out` (a slot of
+// tmp) after filling it, or a pointer to them where they already lie in fp32 (no copy on the way). tmp holds
+// kPackStepBlock × lines floats: the steps are copied into the panels kPackStepBlock at a time.
 template <typename FetchStep>
 void pack_panels_by_steps(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchStep fetch_step) {
-  constexpr int kStepBlock = 8;
-  const float *pending[kStepBlock] = {};
-  int64_t k0 = 0;
-  int count = 0;
-  for (int64_t k = 0; k < kc; ++k) {
-    const float *src = fetch_step(k, tmp);
-    if (src == tmp) {
-      copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
-      copy_steps_to_panels(width, &src, 1, lines, kc, k, dst);
-      count = 0;
-      continue;
-    }
-    if (count == 0) k0 = k;
-    pending[count++] = src;
-    if (count == kStepBlock) {
-      copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
-      count = 0;
-    }
+  const float *pending[kPackStepBlock] = {};
+  for (int64_t k0 = 0; k0 < kc; k0 += kPackStepBlock) {
+    const int count = static_cast<int>(std::min<int64_t>(kPackStepBlock, kc - k0));
+    for (int j = 0; j < count; ++j) pending[j] = fetch_step(k0 + j, tmp + j * lines);
+    copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
   }
-  copy_steps_to_panels(width, pending, count, lines, kc, k0, dst);
 }
 
 // C[m × n] (+)= A·B for packed A (m × kc) and B (kc × n); one B panel stays hot while every A panel passes.
