@@ -104,8 +104,10 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
 TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // Scalar NT kernel 2×2, 1 lane. y 8×8 (x 9×9, pads 1:2 / 0, kernel 3×2, dilation 2×1): padded box Hp 8 + 4 = 12,
   // Wp 8 + 1 = 9; q_len = 7·9 + 8 = 71 (one K block of 71), last shift 4·9 + 1 = 37, window 108 floats.
-  // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item: slot 4·71 + 2·108 + 13 = 513 floats. Partials: 1 part · 2 groups
-  // · 3 · (2·6) = 72 floats. (The 13: the 6 taps' row offsets, int64, and their alignment.)
+  // q-space has junk (Wp 9 > 8 columns), so dy's rows are packed once into the shared area: 2 groups · 1 K block ·
+  // 4 rows (Cy_g 3 with MR) · 71 = 568 floats after the partials (1 part · 2 groups · 3 · (2·6) = 72 floats).
+  // Cx_g 2 channels per item: slot 2·108 + 13 = 229 floats. (The 13: the 6 taps' row offsets, int64, and their
+  // alignment.)
   const char *desc = "mb1_g2_ic4oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
@@ -113,14 +115,17 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   EXPECT_EQ(p.grad_weight.blocking.kc, 71);
   EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
   EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 513);
-  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
-  EXPECT_EQ(p.bytes, 320u + 2112u);  // 72 and 513 floats, each rounded up to 64 bytes
+  EXPECT_TRUE(p.grad_weight.blocking.shared_dy);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 229);
+  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72 + 568);
+  EXPECT_EQ(p.bytes, 2560u + 960u);  // 640 and 229 floats, each rounded up to 64 bytes
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
-  // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8; slot 4·28 + 2 channels ·
-  // 2 phases · (28 + 8) + 13 = 269 floats.
+  // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8. q-space is y's plane (Wp = 4
+  // columns), so each item packs its dy rows (FP32 reads them in place): slot 4·28 + 2 channels · 2 phases ·
+  // (28 + 8) + 13 = 269 floats.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  EXPECT_FALSE(q.grad_weight.blocking.shared_dy);
   EXPECT_EQ(q.grad_weight.blocking.kc, 28);
   EXPECT_EQ(q.grad_weight.blocking.slot_floats, 269);
   // One tap per phase (1×1 stride 2) shares nothing: the im2col GEMM takes it, with the reason.

@@ -36,6 +36,7 @@ constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
+constexpr int64_t kMaxSharedDyBytes = int64_t{64} << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
 constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): weight rows read per packing item
@@ -64,6 +65,7 @@ struct GemmBlocking {
   int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
+  bool shared_dy = false;         // gemm_weight_shifted: dy's q-space rows packed once, after the partial sums
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
   int64_t rows_per_item = 0;      // gemm_forward (shifted layout): output channels per item (a multiple of MR)
   int64_t position_parts = 1;     // gemm_backward_data: parts of the y positions with their own x planes

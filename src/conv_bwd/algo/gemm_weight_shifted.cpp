@@ -1,6 +1,7 @@
 // gradWeight with no im2col (shifted_geometry.hpp; a stride splits x into phase boxes). A work item is (group, K part,
-// chunk of x channels); per K block it packs the group's dy rows in q-space (zeros at the junk positions) and
-// the chunk's x channels as windows of their padded boxes, rounded on the way, each value once. Every
+// chunk of x channels); per K block it packs the chunk's x channels as windows of their padded boxes, rounded on the
+// way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
+// items before they run (GemmBlocking::shared_dy), read where they lie, or packed by the item. Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies.
 // Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
 // Inf/NaN: the extra products (junk positions, padding) are 0 × an operand value; they change a sum only when that
@@ -29,24 +30,23 @@ bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandRead
   return c.x.contiguous_planes() && c.y.contiguous_planes();
 }
 
-// FP32 dy planes that need no rounding whose q-space has no junk before its last real position (a single row, or
-// rows as wide as the box's and, with several depths, planes as high): q = (od·Hp + oh)·Wp + ow is then the offset
-// (od·Oh + oh)·Ow + ow in the dense plane, so whole K blocks of dy rows are read where they lie (the x windows are
-// still packed). wav2vec's and the 1-D audio layers' dy (a third of their gradWeight was this copy).
+// FP32 dy planes that need no rounding whose q-space has no junk (ShiftedGeometry::q_space_dense): whole K blocks of
+// dy rows are read where they lie (the x windows are still packed). wav2vec's and the 1-D audio layers' dy (a third
+// of their gradWeight was this copy).
 bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &dy) {
-  if (!dy.plain() || !c.y.contiguous_planes()) return false;
-  if (c.y_size[0] * c.y_size[1] == 1) return true;
-  return geo.wp == c.y_size[2] && (c.y_size[0] == 1 || geo.hp == c.y_size[1]);
+  return dy.plain() && c.y.contiguous_planes() && geo.q_space_dense(c);
 }
 
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
+  int64_t kb;  // the K block over all samples: n·(blocks per sample) + q0 / K block
   bool first;
 };
 
 class ShiftedWeightGemm {
  public:
-  ShiftedWeightGemm(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const Rounding &rounding)
+  ShiftedWeightGemm(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const Rounding &rounding,
+                    float *shared_dy)
       : c_(c),
         uk_(uk),
         geo_(c),
@@ -58,17 +58,38 @@ class ShiftedWeightGemm {
         phase_len_(b.kc + geo_.max_shift),
         window_(geo_.phases * phase_len_),
         in_place_(rows_in_place(c, x_, dy_)),
-        dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)) {}
+        dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
+        shared_dy_(shared_dy) {}
+
+  // The packed dy rows of K block kb of group g: in the shared area when packed once for all items.
+  float *shared_dy_block(int64_t g, int64_t kb) const {
+    const int64_t blocks = c_.batch * ((geo_.q_len + lda_ - 1) / lda_);
+    return shared_dy_ + (g * blocks + kb) * round_up(m_, uk_.mr) * lda_;
+  }
+
+  // Packs row r of K block kb of group g into the shared area (every row of every block, before any item runs).
+  void pack_shared_dy_row(int64_t g, int64_t kb, int64_t r) const {
+    const int64_t blocks_per_sample = (geo_.q_len + lda_ - 1) / lda_;
+    Block blk;
+    blk.g = g;
+    blk.n = kb / blocks_per_sample;
+    blk.q0 = (kb % blocks_per_sample) * lda_;
+    blk.kc = std::min(lda_, geo_.q_len - blk.q0);
+    pack_dy_row(blk, round_up(blk.kc, uk_.lanes), r, shared_dy_block(g, kb) + r * lda_);
+  }
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
-    float *a = scratch, *windows = scratch + round_up(m_, uk_.mr) * lda_;
+    float *a = shared_dy_ != nullptr ? shared_dy_block(blk.g, blk.kb) : scratch;
+    float *windows = shared_dy_ != nullptr ? scratch : scratch + round_up(m_, uk_.mr) * lda_;
     // In place: whole MR tiles of dy rows (and with in_place every x row) are read where they lie; only a last partial
     // tile is packed.
     const bool in_place = in_place_ && kcp == blk.kc;
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk_.mr * uk_.mr : 0;
-    pack_dy(blk, kcp, m_in_place, a);
+    if (shared_dy_ == nullptr) {
+      for (int64_t r = m_in_place; r < round_up(m_, uk_.mr); ++r) pack_dy_row(blk, kcp, r, a + r * lda_);
+    }
     if (!in_place) {
       for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
     }
@@ -105,21 +126,17 @@ class ShiftedWeightGemm {
   }
 
  private:
-  // dy rows r ≥ first of the group over q-space [q0, q0 + kcp) at a + r·lda; rows past m and junk positions are zeros.
-  void pack_dy(const Block &blk, int64_t kcp, int64_t first, float *a) const {
+  // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros.
+  void pack_dy_row(const Block &blk, int64_t kcp, int64_t r, float *row) const {
+    std::fill(row, row + kcp, 0.0f);
+    if (r >= m_) return;
     const View5 &v = dy_.view();
-    const int64_t oh_n = c_.y_size[1], ow_n = c_.y_size[2];
-    for (int64_t r = first; r < round_up(m_, uk_.mr); ++r) {
-      float *row = a + r * lda_;
-      std::fill(row, row + kcp, 0.0f);
-      if (r >= m_) continue;
-      const int64_t channel = blk.g * m_ + r;
-      for_each_real_run(geo_, oh_n, ow_n, blk.q0, blk.kc,
-                        [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                          copy_run(dy_, v.index(blk.n, channel, od, oh, ow), v.strides[4], count, row + at);
-                        });
-      dy_.finish(row, kcp);
-    }
+    const int64_t channel = blk.g * m_ + r;
+    for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,
+                      [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
+                        copy_run(dy_, v.index(blk.n, channel, od, oh, ow), v.strides[4], count, row + at);
+                      });
+    dy_.finish(row, kcp);
   }
 
   // x channel c0 + ch's padded boxes (one per stride phase) over [q0, q0 + kcp + max_shift): what every tap's row
@@ -139,15 +156,24 @@ class ShiftedWeightGemm {
   const int64_t kk_, m_, lda_, phase_len_, window_;
   const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
+  float *const shared_dy_;  // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
 };
 
 }  // namespace
 
 bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight) {
-  const ShiftedWeightGemm gemm(c, uk, b, rounding);
   const ShiftedGeometry geo(c);
   const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
+  float *shared_dy =
+      b.shared_dy ? s.shared + b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() : nullptr;
+  const ShiftedWeightGemm gemm(c, uk, b, rounding, shared_dy);
+  if (shared_dy != nullptr) {
+    const int64_t rows = round_up(c.cy_per_group, uk.mr);
+    parallel_for(c.groups * blocks * rows, b.kc, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) gemm.pack_shared_dy_row(i / (blocks * rows), (i / rows) % blocks, i % rows);
+    });
+  }
   const int64_t cpi = b.channels_per_item, chunks = (c.cx_per_group + cpi - 1) / cpi;
   const bool in_place = weight_written_in_place(b, c, grad_weight);
   std::atomic<bool> finite{true};
@@ -167,6 +193,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const Gemm
         blk.n = kb / blocks_per_sample;
         blk.q0 = (kb % blocks_per_sample) * b.kc;
         blk.kc = std::min(b.kc, geo.q_len - blk.q0);
+        blk.kb = kb;
         blk.first = kb == first;
         gemm.run(blk, scratch, acc, ldc);
       }

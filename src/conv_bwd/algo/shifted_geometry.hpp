@@ -74,6 +74,13 @@ struct ShiftedGeometry {
     return used;
   }
 
+  // Whether q-space has no junk before its last real y position (a single row, or rows as wide as the box and, with
+  // several depths, planes as high): q = (od·Hp + oh)·Wp + ow is then the offset of y position (od, oh, ow) in its
+  // dense plane.
+  bool q_space_dense(const Canonical &c) const {
+    if (c.y_size[0] * c.y_size[1] == 1) return true;
+    return wp == c.y_size[2] && (c.y_size[0] == 1 || hp == c.y_size[1]);
+  }
   // x's coordinate along dim d of box position z in phase coordinate a.
   int64_t x_at(int d, int64_t z, int64_t a) const { return (z + u_min[d]) * s[d] + a; }
 
