@@ -115,7 +115,7 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
     case Algorithm::kGemmForward:
       return gemm_forward(c, false, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmWeightShifted:
-      return gemm_weight_shifted(c, *plan.kernels.nt, o.blocking, scratch, rounding, lift(p.grad_weight));
+      return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
     case Algorithm::kGemmWeight:
       return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
     default:

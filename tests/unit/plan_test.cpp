@@ -122,12 +122,12 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
   // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8. q-space is y's plane (Wp = 4
   // columns), so each item packs its dy rows (FP32 reads them in place): slot 4·28 + 2 channels · 2 phases ·
-  // (28 + 8) + 13 = 269 floats.
+  // (28 + 8) + 13 + one x row of 9 (the phase pair's decoded row) = 278 floats.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   EXPECT_FALSE(q.grad_weight.blocking.shared_dy);
   EXPECT_EQ(q.grad_weight.blocking.kc, 28);
-  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 269);
+  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 278);
   // One tap per phase (1×1 stride 2) shares nothing: the im2col GEMM takes it, with the reason.
   const Plan r = plan_of("mb1_g1_ic4oc6_ih9iw9_kh1kw1_sh2sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(r.grad_weight.algorithm, Algorithm::kGemmWeight);

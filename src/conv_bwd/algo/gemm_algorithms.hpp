@@ -93,7 +93,7 @@ struct GemmScratch {
 // sums do not have; the caller recomputes that output with the reference).
 bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight);
-bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight);
 bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);

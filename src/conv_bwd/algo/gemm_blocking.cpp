@@ -101,9 +101,11 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   const int64_t dy_block_floats = round_up(m, nt.mr) * b.kc;
   const int64_t dy_floats = c.groups * c.batch * ceil_div_pos(geo.q_len, b.kc) * dy_block_floats;
   b.shared_dy = !geo.q_space_dense(c) && dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
-  // Slot: dy rows (unless shared), the chunk's windows, and a table of kk int64 tap offsets.
+  // Slot: dy rows (unless shared), the chunk's windows, a table of kk int64 tap offsets, and at stride 2 across one x
+  // row (decoded for the pairs of phases).
+  const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
   auto slot_of = [&](int64_t channels) {
-    return (b.shared_dy ? 0 : dy_block_floats) + channels * window + int64_table_floats(kk);
+    return (b.shared_dy ? 0 : dy_block_floats) + channels * window + int64_table_floats(kk) + row;
   };
   // An item's fixed cost is about 24/K channels' worth of kernel time: packing its dy block (unless shared) and
   // reading all of it, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 %

@@ -45,10 +45,11 @@ struct Block {
 
 class ShiftedWeightGemm {
  public:
-  ShiftedWeightGemm(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const Rounding &rounding,
+  ShiftedWeightGemm(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const Rounding &rounding,
                     float *shared_dy)
       : c_(c),
-        uk_(uk),
+        uk_(*k.nt),
+        rk_(*k.dw),
         geo_(c),
         x_(c.x, rounding),
         dy_(c.y, rounding),
@@ -57,6 +58,7 @@ class ShiftedWeightGemm {
         lda_(b.kc),
         phase_len_(b.kc + geo_.max_shift),
         window_(geo_.phases * phase_len_),
+        cpi_(b.channels_per_item),
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
         shared_dy_(shared_dy) {}
@@ -91,7 +93,8 @@ class ShiftedWeightGemm {
       for (int64_t r = m_in_place; r < round_up(m_, uk_.mr); ++r) pack_dy_row(blk, kcp, r, a + r * lda_);
     }
     if (!in_place) {
-      for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_);
+      float *row = windows + cpi_ * window_ + int64_table_floats(kk_);  // after the tap table (gemm_blocking.cpp)
+      for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_, row);
     }
     const float *dy_data = dy_.plain_data(), *x_data = x_.plain_data();
     const View5 &yv = dy_.view(), &xv = x_.view();
@@ -140,20 +143,27 @@ class ShiftedWeightGemm {
   }
 
   // x channel c0 + ch's padded boxes (one per stride phase) over [q0, q0 + kcp + max_shift): what every tap's row
-  // of the block reads.
-  void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win) const {
-    const int64_t channel = blk.g * c_.cx_per_group + blk.c0 + ch;
+  // of the block reads. At stride 2 across, the two phases across are packed from one read of each x row.
+  void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win, float *row) const {
+    const int64_t channel = blk.g * c_.cx_per_group + blk.c0 + ch, len = kcp + geo_.max_shift;
     for (int64_t phase = 0; phase < geo_.phases; ++phase) {
       if (!geo_.phase_used(c_, phase)) continue;  // no tap reads it
-      pack_phase_window(c_, geo_, x_, blk.n, channel, phase, blk.q0, kcp + geo_.max_shift, win + phase * phase_len_);
+      if (geo_.s[2] == 2 && phase % 2 == 0 && geo_.phase_used(c_, phase + 1)) {
+        pack_phase_window_pair(c_, geo_, x_, rk_, blk.n, channel, phase, blk.q0, len, win + phase * phase_len_,
+                               win + (phase + 1) * phase_len_, row);
+        ++phase;
+        continue;
+      }
+      pack_phase_window(c_, geo_, x_, blk.n, channel, phase, blk.q0, len, win + phase * phase_len_);
     }
   }
 
   const Canonical &c_;
   const GemmNtUkernel &uk_;
+  const DwRowKernels &rk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
-  const int64_t kk_, m_, lda_, phase_len_, window_;
+  const int64_t kk_, m_, lda_, phase_len_, window_, cpi_;
   const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
   float *const shared_dy_;  // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
@@ -161,13 +171,14 @@ class ShiftedWeightGemm {
 
 }  // namespace
 
-bool gemm_weight_shifted(const Canonical &c, const GemmNtUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight) {
+  const GemmNtUkernel &uk = *k.nt;
   const ShiftedGeometry geo(c);
   const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   float *shared_dy =
       b.shared_dy ? s.shared + b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() : nullptr;
-  const ShiftedWeightGemm gemm(c, uk, b, rounding, shared_dy);
+  const ShiftedWeightGemm gemm(c, k, b, rounding, shared_dy);
   if (shared_dy != nullptr) {
     const int64_t rows = round_up(c.cy_per_group, uk.mr);
     parallel_for(c.groups * blocks * rows, b.kc, [&](int64_t begin, int64_t end) {

@@ -91,5 +91,51 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
   x.finish(win, len);
 }
 
+void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
+                            const DwRowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
+                            float *win_even, float *win_odd, float *row) {
+  const View5 &v = x.view();
+  const int64_t a_d = phase / (geo.s[1] * geo.s[2]), a_h = (phase / geo.s[2]) % geo.s[1];
+  const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2], u = geo.u_min[2];
+  const bool direct = v.dtype == ACL_FLOAT && v.strides[4] == 1;
+  // Phase a's box columns z read x column (z + u)·2 + a: inside x for z in [z_lo[a], z_end[a]).
+  int64_t z_lo[2], z_end[2];
+  for (int a = 0; a < 2; ++a) {
+    z_lo[a] = ceil_div(-a, 2) - u;
+    z_end[a] = floor_div(xw_n - 1 - a, 2) - u + 1;
+  }
+  float *const win[2] = {win_even, win_odd};
+  for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
+    const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
+    const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
+    int64_t lo[2], hi[2];
+    for (int a = 0; a < 2; ++a) {
+      lo[a] = row_in ? std::max(w, z_lo[a]) : w;
+      hi[a] = row_in ? std::max(lo[a], std::min(w + count, z_end[a])) : w;
+    }
+    const float *src = row;
+    if (hi[0] > lo[0] || hi[1] > lo[1]) {
+      const int64_t index = v.index(n, channel, xd, xh, 0);
+      if (direct) {
+        src = static_cast<const float *>(v.data) + index;
+      } else {
+        x.decode(index, v.strides[4], xw_n, row);
+      }
+    }
+    // Both phases' columns in [zc, ze): one split of the x row; the rest of each phase's columns one by one.
+    const int64_t zc = std::max(lo[0], lo[1]), ze = std::min(hi[0], hi[1]);
+    if (ze > zc) rk.deinterleave2(src + 2 * (zc + u), 0, 1, ze - zc, win[0] + at + zc - w, win[1] + at + zc - w, 0);
+    for (int a = 0; a < 2; ++a) {
+      float *seg = win[a] + at - w;  // seg[z]: box column z of this row
+      zero_floats(seg + w, lo[a] - w);
+      for (int64_t z = lo[a]; z < std::min(hi[a], zc); ++z) seg[z] = src[(z + u) * 2 + a];
+      for (int64_t z = std::max(lo[a], ze); z < hi[a]; ++z) seg[z] = src[(z + u) * 2 + a];
+      zero_floats(seg + hi[a], w + count - hi[a]);
+    }
+  });
+  x.finish(win_even, len);
+  x.finish(win_odd, len);
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -7,6 +7,7 @@
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/algo/shifted_geometry.hpp"
+#include "conv_bwd/kernels/dw_rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -52,6 +53,14 @@ void zero_floats(float *v, int64_t count);
 // rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
                        int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win);
+
+// pack_phase_window for a pair of phases across at stride 2 across (`phase` even, and phase + 1): the same values in
+// the same layouts, with each x row read once and split into its even and odd columns by the row kernel instead of
+// gathered by stride once per phase. `row` holds x's width in floats (a decoded row, when x's rows are not FP32 and
+// dense).
+void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
+                            const DwRowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
+                            float *win_even, float *win_odd, float *row);
 
 // The one box of a stride-1 geometry.
 inline void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
