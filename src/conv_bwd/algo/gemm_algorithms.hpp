@@ -81,6 +81,12 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 
+// Where gemm_weight_shifted's shared dy rows start in the shared area (floats): after the partial sums, on a 64-byte
+// boundary (its rows are whole vectors: lda is the K block rounded to the NT kernel's lanes).
+inline int64_t shared_dy_offset(const GemmBlocking &b, const Canonical &c) {
+  return (b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() + 15) / 16 * 16;
+}
+
 // Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned, and the shared area.
 struct GemmScratch {
   float *shared = nullptr;

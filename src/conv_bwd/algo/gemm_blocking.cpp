@@ -116,7 +116,7 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.channels_per_item = cpi;
   b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi);
-  b.shared_floats = b.k_parts * c.groups * m * c.cx_per_group * kk + (b.shared_dy ? dy_floats : 0);
+  b.shared_floats = shared_dy_offset(b, c) + (b.shared_dy ? dy_floats : 0);
   b.flops = gemm_flops(c);
   return b;
 }

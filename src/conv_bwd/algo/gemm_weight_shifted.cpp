@@ -176,8 +176,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
   const GemmNtUkernel &uk = *k.nt;
   const ShiftedGeometry geo(c);
   const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
-  float *shared_dy =
-      b.shared_dy ? s.shared + b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() : nullptr;
+  float *shared_dy = b.shared_dy ? s.shared + shared_dy_offset(b, c) : nullptr;
   const ShiftedWeightGemm gemm(c, k, b, rounding, shared_dy);
   if (shared_dy != nullptr) {
     const int64_t rows = round_up(c.cy_per_group, uk.mr);
