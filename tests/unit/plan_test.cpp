@@ -104,11 +104,9 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
 TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // Scalar NT kernel 2×2, 1 lane. y 8×8 (x 9×9, pads 1:2 / 0, kernel 3×2, dilation 2×1): padded box Hp 8 + 4 = 12,
   // Wp 8 + 1 = 9; q_len = 7·9 + 8 = 71 (one K block of 71), last shift 4·9 + 1 = 37, window 108 floats.
-  // q-space has junk (Wp 9 > 8 columns), so dy's rows are packed once into the shared area: 2 groups · 1 K block ·
-  // 4 rows (Cy_g 3 with MR) · 71 = 568 floats after the partials (1 part · 2 groups · 3 · (2·6) = 72 floats, rounded
-  // to a 64-byte boundary: 80).
-  // Cx_g 2 channels per item: slot 2·108 + 13 = 229 floats. (The 13: the 6 taps' row offsets, int64, and their
-  // alignment.)
+  // Cy_g 3 (4 rows with MR), Cx_g 2 channels per item (one item per group, so it packs its own dy rows): slot 4·71 +
+  // 2·108 + 13 = 513 floats. Partials: 1 part · 2 groups · 3 · (2·6) = 72 floats. (The 13: the 6 taps' row offsets,
+  // int64, and their alignment.)
   const char *desc = "mb1_g2_ic4oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
@@ -116,10 +114,21 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   EXPECT_EQ(p.grad_weight.blocking.kc, 71);
   EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
   EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
-  EXPECT_TRUE(p.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 229);
-  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 80 + 568);
-  EXPECT_EQ(p.bytes, 2624u + 960u);  // 648 and 229 floats, each rounded up to 64 bytes
+  EXPECT_FALSE(p.grad_weight.blocking.shared_dy);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 513);
+  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
+  EXPECT_EQ(p.bytes, 320u + 2112u);  // 72 and 513 floats, each rounded up to 64 bytes
+  // 16 x channels on two threads: items of 4 channels read the same K block, so its dy rows (q-space with junk: Wp 9
+  // > 8 columns) are packed once into the shared area: 1 K block · 6 rows · 71 = 426 floats after the partials
+  // (1 part · 6 · (16·6) = 576 floats, on a 64-byte boundary). Slot 4·108 + 13 = 445 floats, two slots.
+  const Plan ps = plan_of("mb1_g1_ic16oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010", context(Isa::kScalar, 2));
+  EXPECT_EQ(ps.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  EXPECT_EQ(ps.grad_weight.blocking.channels_per_item, 4);
+  EXPECT_TRUE(ps.grad_weight.blocking.shared_dy);
+  EXPECT_EQ(ps.grad_weight.blocking.slot_floats, 445);
+  EXPECT_EQ(ps.grad_weight.blocking.shared_floats, 576 + 426);
+  EXPECT_EQ(ps.slots, 2);
+  EXPECT_EQ(ps.bytes, 4032u + 2 * 1792u);  // 1002 floats, then two slots of 445, each rounded up to 64 bytes
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
   // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8. q-space is y's plane (Wp = 4
   // columns), so each item packs its dy rows (FP32 reads them in place): slot 4·28 + 2 channels · 2 phases ·

@@ -96,27 +96,31 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
-  // dy's q-space rows with junk positions are packed whatever the dtype: once for every item (after the partial sums
-  // in the shared area) unless too large; the rows of each K block, MR-rounded, one after the other.
+  // Slot: dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at stride 2 across
+  // one x row (decoded for the pairs of phases).
   const int64_t dy_block_floats = round_up(m, nt.mr) * b.kc;
-  const int64_t dy_floats = c.groups * c.batch * ceil_div_pos(geo.q_len, b.kc) * dy_block_floats;
-  b.shared_dy = !geo.q_space_dense(c) && dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
-  // Slot: dy rows (unless shared), the chunk's windows, a table of kk int64 tap offsets, and at stride 2 across one x
-  // row (decoded for the pairs of phases).
   const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
-  auto slot_of = [&](int64_t channels) {
-    return (b.shared_dy ? 0 : dy_block_floats) + channels * window + int64_table_floats(kk) + row;
+  auto slot_of = [&](int64_t channels, bool shared_dy) {
+    return (shared_dy ? 0 : dy_block_floats) + channels * window + int64_table_floats(kk) + row;
   };
   // An item's fixed cost is about 24/K channels' worth of kernel time: packing its dy block (unless shared) and
   // reading all of it, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 %
   // slower calls, with the dy block packed per item and with it shared).
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
-  const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group, cap_chunk(max_channels, slot_of), threads,
+  const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group,
+                                 cap_chunk(max_channels, [&](int64_t ch) { return slot_of(ch, false); }), threads,
                                  24.0 / static_cast<double>(kk));
   b.channels_per_item = cpi;
+  // dy's q-space rows with junk positions are packed whatever the dtype. When several items (chunks of x channels)
+  // read the same K block, it is packed once for all of them before they run (in the shared area after the partial
+  // sums, unless too large): the rows of each K block, MR-rounded, one after the other. One chunk per group: each
+  // item packs its own (a separate pass measured 17 % slower on ResNeXt's 56² gradWeight at 2 threads).
+  const int64_t dy_floats = c.groups * c.batch * ceil_div_pos(geo.q_len, b.kc) * dy_block_floats;
+  b.shared_dy = !geo.q_space_dense(c) && cpi < c.cx_per_group &&
+                dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
   b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
-  b.slot_floats = slot_of(cpi);
-  b.shared_floats = shared_dy_offset(b, c) + (b.shared_dy ? dy_floats : 0);
+  b.slot_floats = slot_of(cpi, b.shared_dy);
+  b.shared_floats = b.shared_dy ? shared_dy_offset(b, c) + dy_floats : b.k_parts * c.groups * m * c.cx_per_group * kk;
   b.flops = gemm_flops(c);
   return b;
 }
