@@ -410,9 +410,6 @@ inline I16 weave16(const float *src, int64_t plane, float *dst) {
   return specials(v);
 }
 
-// Stride 1 is a copy. Stride 2 weaves two vectors into two, then one half step, then the last 16 even columns again
-// (overlapping: the same values, written twice), so only an odd last column is left. Other strides go by element.
-// The columns past the vector part start at a multiple of s, so each phase's run is contiguous.
 // dst[r·ldd + i] += src[r·lds + i] for i < n (col2im's rows): a plain loop, which GCC vectorises with the file's ISA.
 // (With this file's vector types, GCC 12 moved each sum's store through the stack on AVX2: 3× slower.)
 inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
@@ -422,6 +419,9 @@ inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, flo
   }
 }
 
+// Stride 1 is a copy. Stride 2 weaves two vectors into two, then one half step, then the last 16 even columns again
+// (overlapping: the same values, written twice), so only an odd last column is left. Other strides go by element.
+// The columns past the vector part start at a multiple of s, so each phase's run is contiguous.
 inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n, float *dst,
                        int64_t ldd) {
   if (s == 1) return copy_rows(src, lds, rows, n, dst, ldd);
