@@ -36,7 +36,8 @@ constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
-constexpr int64_t kMaxSharedDyBytes = int64_t{64} << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
+constexpr int64_t kMaxSharedDyBytes = int64_t{64}
+                                      << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
 constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): weight rows read per packing item

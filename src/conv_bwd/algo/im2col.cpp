@@ -81,8 +81,8 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
   return x.plain() || x.finish(out, count);
 }
 
-void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count,
-                 int64_t channels, const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
+void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
+                 const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
   const int64_t sw = c.stride[2];
   for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
     if (!s.inside || s.lo > s.hi) return;

@@ -54,15 +54,21 @@ void copy_steps_to_panels(const float *const *steps, int count, int64_t lines, i
 }
 
 // The kernels' widths get compile-time copies (a few vector moves per chunk); others a plain loop.
-inline void copy_steps_to_panels(int width, const float *const *steps, int count, int64_t lines, int64_t kc,
-                                 int64_t k0, float *dst) {
+inline void copy_steps_to_panels(int width, const float *const *steps, int count, int64_t lines, int64_t kc, int64_t k0,
+                                 float *dst) {
   switch (width) {
-    case 4: return copy_steps_to_panels<4>(steps, count, lines, kc, k0, dst);
-    case 6: return copy_steps_to_panels<6>(steps, count, lines, kc, k0, dst);
-    case 8: return copy_steps_to_panels<8>(steps, count, lines, kc, k0, dst);
-    case 16: return copy_steps_to_panels<16>(steps, count, lines, kc, k0, dst);
-    case 32: return copy_steps_to_panels<32>(steps, count, lines, kc, k0, dst);
-    default: break;
+    case 4:
+      return copy_steps_to_panels<4>(steps, count, lines, kc, k0, dst);
+    case 6:
+      return copy_steps_to_panels<6>(steps, count, lines, kc, k0, dst);
+    case 8:
+      return copy_steps_to_panels<8>(steps, count, lines, kc, k0, dst);
+    case 16:
+      return copy_steps_to_panels<16>(steps, count, lines, kc, k0, dst);
+    case 32:
+      return copy_steps_to_panels<32>(steps, count, lines, kc, k0, dst);
+    default:
+      break;
   }
   for (int64_t i = 0; i < round_up(lines, width); ++i) {
     float *d = dst + (i / width) * width * kc + k0 * width + i % width;
