@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/dw_vectors.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -13,21 +14,6 @@ namespace dw_impl {
 // different -m flags, would be one symbol to the linker, which would keep any one of them (an AVX-512 body on an
 // AVX2-only CPU). Passing vectors by value therefore never crosses an ABI boundary either.
 namespace {
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-// 16 floats as one value (GCC/Clang vector extension): the compiler keeps it in registers and maps it onto what
-// the file's ISA has (one zmm, two ymm or four xmm). Declared with float alignment: a 64-byte aligned type that
-// spills to the stack gets aligned moves, and ASan's fake stack (detect_stack_use_after_return) does not honour
-// 64-byte alignment (a general-protection fault under the asan preset).
-typedef float V16 __attribute__((vector_size(64), aligned(4)));
-
-inline V16 load16(const float *p) {
-  V16 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   const V16 zero = {};
@@ -248,58 +234,16 @@ inline void dot_taps(const float *y, const float *x, const int64_t *shift, int64
   }
 }
 
-typedef int32_t I16 __attribute__((vector_size(64), aligned(4)));
-
-// Lanes of -1 where v is Inf or NaN (all exponent bits set).
-inline I16 specials(V16 v) {
-  const I16 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000,
-                        0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
-  return ((I16)v & exponent) == exponent;
-}
-
-// 1 if any lane of v is set, folded by shuffles: no variable index, so v never needs a frame slot (a vector in memory
-// gets a 64-byte aligned slot and aligned moves, which fault on ASan's fake stack).
-inline uint32_t any_lane(I16 v) {
-  v |= __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-  return static_cast<uint32_t>(v[0] != 0);
-}
-
 // Half-width rows (8 to 15 floats, e.g. MobileNet's 14-wide planes): two overlapping 8-float moves per row.
-typedef float V8 __attribute__((vector_size(32), aligned(4)));
-typedef int32_t I8 __attribute__((vector_size(32), aligned(4)));
-
-inline V8 load8(const float *p) {
-  V8 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline void store8(float *p, V8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
-inline I8 specials8(V8 v) {
-  const I8 exponent = {0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000};
-  return ((I8)v & exponent) == exponent;
-}
-
-inline uint32_t any_lane8(I8 v) {
-  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
-  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
-  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
-  return static_cast<uint32_t>(v[0] != 0);
-}
-
 inline bool copy_half_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   I8 any = {};
   for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
     const V8 head = load8(src), tail = load8(src + n - 8);  // overlapping: the same values, written twice
     store8(dst, head);
     store8(dst + n - 8, tail);
-    any |= specials8(head) | specials8(tail);
+    any |= specials(head) | specials(tail);
   }
-  return any_lane8(any) == 0;
+  return any_lane(any) == 0;
 }
 
 inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
@@ -333,24 +277,8 @@ inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, fl
 
 // BF16 is fp32's upper half: 16 codes widened per vector, 8 at a time for rows of 8 to 15, the row's last vector
 // again when it is not whole (overlapping: the same values, written twice).
-typedef uint16_t H16 __attribute__((vector_size(32), aligned(2)));
-typedef uint16_t H8 __attribute__((vector_size(16), aligned(2)));
-typedef uint32_t U16 __attribute__((vector_size(64), aligned(4)));
-typedef uint32_t U8 __attribute__((vector_size(32), aligned(4)));
-
-inline void widen16(const uint16_t *src, float *dst) {
-  H16 h;
-  __builtin_memcpy(&h, src, sizeof h);
-  const U16 u = __builtin_convertvector(h, U16) << 16;
-  __builtin_memcpy(dst, &u, sizeof u);
-}
-
-inline void widen8(const uint16_t *src, float *dst) {
-  H8 h;
-  __builtin_memcpy(&h, src, sizeof h);
-  const U8 u = __builtin_convertvector(h, U8) << 16;
-  __builtin_memcpy(dst, &u, sizeof u);
-}
+inline void widen16(const uint16_t *src, float *dst) { widen_bf16<16>(src, dst); }
+inline void widen8(const uint16_t *src, float *dst) { widen_bf16<8>(src, dst); }
 
 inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
@@ -373,8 +301,8 @@ inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int6
 // 16 even and 16 odd columns from 32 consecutive ones.
 inline void split16(const float *src, float *even, float *odd) {
   const V16 a = load16(src), b = load16(src + 16);
-  store16(even, __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
-  store16(odd, __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
+  store16(even, split_lanes<false>(a, b));
+  store16(odd, split_lanes<true>(a, b));
 }
 
 // The inverse of interleave at stride 2: even[r·ldd + z] = src[r·lds + 2z], odd[r·ldd + z] = src[r·lds + 2z + 1]
@@ -405,13 +333,12 @@ inline uint32_t special_bit(float v) {
 // (returned, not added to the caller's vector by reference: that would put it in memory, see any_lane).
 inline I16 weave16(const float *src, int64_t plane, float *dst) {
   const V8 a = load8(src), b = load8(src + plane);
-  const V16 v = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+  const V16 v = zip8(a, b);
   store16(dst, v);
   return specials(v);
 }
 
 // dst[r·ldd + i] += src[r·lds + i] for i < n (col2im's rows): a plain loop, which GCC vectorises with the file's ISA.
-// (With this file's vector types, GCC 12 moved each sum's store through the stack on AVX2: 3× slower.)
 inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
 #pragma GCC ivdep
