@@ -153,9 +153,14 @@ inline V load(const float *p) {
   return load<V>(p, std::make_index_sequence<V::Parts>());
 }
 
+template <typename N>
+inline void store_native(float *p, N v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+
 template <typename V, std::size_t... K>
 inline void store(float *p, V v, std::index_sequence<K...>) {
-  (__builtin_memcpy(p + K * V::W, &v.p[K], sizeof v.p[K]), ...);
+  (store_native<typename V::N>(p + K * V::W, v.p[K]), ...);
 }
 
 template <typename V>
