@@ -498,7 +498,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
     bool in_fin = true, w_fin = true;
     BiasSum bias[kMaxDwMultiplier];
     for (int64_t g = begin; g < end; ++g) {
-      std::fill(bias, bias + m_n, BiasSum());
+      std::fill(bias, bias + m_n, BiasSum(k.isa));
       std::fill(lanes, lanes + terms * kDwTapLanes, 0.0f);
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
       for (int64_t m = 0; m < m_n; ++m) {  // the flipped relation reads the taps reversed

@@ -1,6 +1,7 @@
 #include "conv_bwd/algo/grad_bias.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/parallel.hpp"
@@ -14,45 +15,83 @@ constexpr int kLanes = BiasSum::kLanes;
 // Independent double chains per channel: an add's latency over its throughput is about 4 on the vector units, so 4
 // vectors of 8 keep them busy; fewer lanes would tie the sum to the latency of one chain.
 
-// Eight doubles as one value (GCC/Clang vector extension): one zmm, two ymm or four xmm. Lane 8j + l of the sums
-// is lane l of vector j, so the width only changes how many adds run at once, never a sum's bits.
+// Double vectors of 2, 4 and 8 lanes: each ISA's version of add_whole_blocks uses
+// its register width. (One 8-lane type compiled for every ISA, as before, was kept in memory by GCC 12 wherever it is
+// wider than the registers: on AVX2 and baseline x86-64 every add went through the stack.) Lane j·W + l of the sums
+// is lane l of vector j, so the width only changes how many adds run at once, never a sum's bits. Element alignment:
+// ASan's fake stack does not honour 64-byte alignment (the asan preset's Debug build keeps these in memory).
+typedef double D2 __attribute__((vector_size(16), aligned(8)));
+typedef double D4 __attribute__((vector_size(32), aligned(8)));
 typedef double D8 __attribute__((vector_size(64), aligned(8)));
-typedef float F8 __attribute__((vector_size(32), aligned(4)));
 
-// Internal and inlined: its vector return never crosses an ABI boundary (GCC warns about the AVX-512 ABI anyway).
+// Named as members (a vector type passed as a template argument loses its alignment attribute).
+template <int W>
+struct Wide;
+template <>
+struct Wide<2> {
+  typedef D2 D;
+};
+template <>
+struct Wide<4> {
+  typedef D4 D;
+};
+template <>
+struct Wide<8> {
+  typedef D8 D;
+};
+
+// Internal and inlined into each ISA's function: its vectors never cross an ABI boundary.
 #pragma GCC diagnostic ignored "-Wpsabi"
-__attribute__((always_inline)) inline D8 widen(const float *v) {
-  F8 f;
-  __builtin_memcpy(&f, v, sizeof f);
-  return __builtin_convertvector(f, D8);
+// W floats as doubles. Element by element, which GCC turns into one conversion (__builtin_convertvector of 4 floats
+// went through the stack in the AVX2 function).
+template <typename D, std::size_t... K>
+__attribute__((always_inline)) inline D widen(const float *v, std::index_sequence<K...>) {
+  return D{static_cast<double>(v[K])...};
 }
 
-// The whole blocks of kLanes of add_to_lanes, compiled for AVX-512 and AVX2 too and picked at load time (GCC's
-// function multiversioning): the same double adds, wider.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-void add_whole_blocks(const float *v, int64_t n, double lanes[kLanes]) {
-  D8 a0, a1, a2, a3;
-  __builtin_memcpy(&a0, lanes, sizeof a0);
-  __builtin_memcpy(&a1, lanes + 8, sizeof a1);
-  __builtin_memcpy(&a2, lanes + 16, sizeof a2);
-  __builtin_memcpy(&a3, lanes + 24, sizeof a3);
+// kLanes / W accumulators, indexed only by unrolled loops, so they stay in registers.
+template <int W>
+__attribute__((always_inline)) inline void add_blocks(const float *v, int64_t n, double lanes[kLanes]) {
+  typedef typename Wide<W>::D D;
+  constexpr int P = kLanes / W;
+  static_assert(P * W == kLanes && P <= 16, "at most 16 accumulators");
+  D a[P];
+  static_assert(alignof(D) == 8, "element-aligned");
+  for (int j = 0; j < P; ++j) __builtin_memcpy(&a[j], lanes + j * W, sizeof(D));
   for (int64_t i = 0; i + kLanes <= n; i += kLanes) {
-    a0 += widen(v + i);
-    a1 += widen(v + i + 8);
-    a2 += widen(v + i + 16);
-    a3 += widen(v + i + 24);
+#pragma GCC unroll 16
+    for (int j = 0; j < P; ++j) a[j] += widen<D>(v + i + j * W, std::make_index_sequence<W>());
   }
-  __builtin_memcpy(lanes, &a0, sizeof a0);
-  __builtin_memcpy(lanes + 8, &a1, sizeof a1);
-  __builtin_memcpy(lanes + 16, &a2, sizeof a2);
-  __builtin_memcpy(lanes + 24, &a3, sizeof a3);
+  for (int j = 0; j < P; ++j) __builtin_memcpy(lanes + j * W, &a[j], sizeof(D));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void add_whole_blocks_avx512(const float *v, int64_t n, double lanes[kLanes]) {
+  add_blocks<8>(v, n, lanes);
+}
+
+__attribute__((target("avx2"))) void add_whole_blocks_avx2(const float *v, int64_t n, double lanes[kLanes]) {
+  add_blocks<4>(v, n, lanes);
+}
+#endif
+
+void add_whole_blocks_baseline(const float *v, int64_t n, double lanes[kLanes]) { add_blocks<2>(v, n, lanes); }
+
+using AddBlocks = void (*)(const float *v, int64_t n, double lanes[kLanes]);
+
+// The plan's ISA picks the width (ACLNN_CPU_MAX_ISA caps it, so the tests run every version on one machine).
+AddBlocks add_whole_blocks_for(Isa isa) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (isa == Isa::kAvx512) return add_whole_blocks_avx512;
+  if (isa == Isa::kAvx2) return add_whole_blocks_avx2;
+#endif
+  (void)isa;
+  return add_whole_blocks_baseline;
 }
 
 // Adds v[0 .. n) into the double lane sums (the channel's k-th element into lane k mod kLanes, continuing at lane
 // `*next`): independent chains instead of one, in an order fixed by the problem, never by the threads.
-void add_to_lanes(const float *v, int64_t n, double lanes[kLanes], int *next) {
+void add_to_lanes(AddBlocks add_whole_blocks, const float *v, int64_t n, double lanes[kLanes], int *next) {
   int64_t i = 0;
   while (i < n && *next != 0) {
     lanes[(*next)++] += v[i++];
@@ -93,17 +132,19 @@ void BiasSum::add_plane(const View5 &go, int64_t n, int64_t c) {
       } else {
         decode_run(go, at + w0 * go.strides[4], go.strides[4], len, buf);
       }
-      add_to_lanes(v, len, lanes_, &next_);
+      add_to_lanes(add_blocks_, v, len, lanes_, &next_);
     }
   }
 }
 
 float BiasSum::result(const Rounding &rounding) { return rounding.grad_bias(fold(lanes_)); }
 
-void sum_grad_bias(const View5 &go, const Rounding &rounding, float *sums) {
+BiasSum::BiasSum(Isa isa) : add_blocks_(add_whole_blocks_for(isa)) {}
+
+void sum_grad_bias(const View5 &go, Isa isa, const Rounding &rounding, float *sums) {
   parallel_for(go.shape[1], go.shape[0] * go.spatial_numel(), [&](int64_t begin, int64_t end) {
     for (int64_t c = begin; c < end; ++c) {
-      BiasSum sum;
+      BiasSum sum(isa);
       for (int64_t n = 0; n < go.shape[0]; ++n) sum.add_plane(go, n, c);
       sums[c] = sum.result(rounding);
     }

@@ -8,6 +8,7 @@
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/problem.hpp"
 #include "conv_bwd/tensor_io.hpp"
+#include "core/isa.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -15,19 +16,23 @@ namespace conv_bwd {
 // Two steps: the sums (already rounded to gradOutput's dtype) go to `sums` (one float per channel, in the
 // workspace) before any output is written, and are stored in `grad_bias` (the user's rank-1 output) at the end,
 // so that no output, whatever memory it shares with an operand, changes what another output reads.
-void sum_grad_bias(const View5 &grad_output, const Rounding &rounding, float *sums);
+// `isa`: the plan's (the width of the vector adds; the bits are the same on every ISA).
+void sum_grad_bias(const View5 &grad_output, Isa isa, const Rounding &rounding, float *sums);
 
 // One channel's sum, sample by sample, in sum_grad_bias's order (the same bits): for a pass that reads gradOutput
 // plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.
 class BiasSum {
  public:
   static constexpr int kLanes = 32;
+  BiasSum() : BiasSum(Isa::kScalar) {}
+  explicit BiasSum(Isa isa);
   void add_plane(const View5 &grad_output, int64_t n, int64_t channel);
   float result(const Rounding &rounding);  // rounded to gradOutput's dtype; the lanes are folded in place
 
  private:
   double lanes_[kLanes] = {};
   int next_ = 0;
+  void (*add_blocks_)(const float *v, int64_t n, double lanes[kLanes]);
 };
 void store_grad_bias(const float *sums, int64_t channels, const Rounding &rounding, const TensorArg &grad_bias);
 
