@@ -42,11 +42,21 @@ struct Wide<8> {
 
 // Internal and inlined into each ISA's function: its vectors never cross an ABI boundary.
 #pragma GCC diagnostic ignored "-Wpsabi"
-// W floats as doubles. Element by element, which GCC turns into one conversion (__builtin_convertvector of 4 floats
-// went through the stack in the AVX2 function).
+// W floats as doubles, W doubles loaded and stored: element by element, which GCC turns into one conversion or
+// move (__builtin_convertvector and memcpy went through the stack in the AVX2 function).
 template <typename D, std::size_t... K>
 __attribute__((always_inline)) inline D widen(const float *v, std::index_sequence<K...>) {
   return D{static_cast<double>(v[K])...};
+}
+
+template <typename D, std::size_t... K>
+__attribute__((always_inline)) inline D load(const double *p, std::index_sequence<K...>) {
+  return D{p[K]...};
+}
+
+template <typename D, std::size_t... K>
+__attribute__((always_inline)) inline void store(double *p, D v, std::index_sequence<K...>) {
+  ((p[K] = v[K]), ...);
 }
 
 // kLanes / W accumulators, indexed only by unrolled loops, so they stay in registers.
@@ -57,12 +67,15 @@ __attribute__((always_inline)) inline void add_blocks(const float *v, int64_t n,
   static_assert(P * W == kLanes && P <= 16, "at most 16 accumulators");
   D a[P];
   static_assert(alignof(D) == 8, "element-aligned");
-  for (int j = 0; j < P; ++j) __builtin_memcpy(&a[j], lanes + j * W, sizeof(D));
+  constexpr auto lanes_of = std::make_index_sequence<W>();
+#pragma GCC unroll 16
+  for (int j = 0; j < P; ++j) a[j] = load<D>(lanes + j * W, lanes_of);
   for (int64_t i = 0; i + kLanes <= n; i += kLanes) {
 #pragma GCC unroll 16
-    for (int j = 0; j < P; ++j) a[j] += widen<D>(v + i + j * W, std::make_index_sequence<W>());
+    for (int j = 0; j < P; ++j) a[j] += widen<D>(v + i + j * W, lanes_of);
   }
-  for (int j = 0; j < P; ++j) __builtin_memcpy(lanes + j * W, &a[j], sizeof(D));
+#pragma GCC unroll 16
+  for (int j = 0; j < P; ++j) store<D>(lanes + j * W, a[j], lanes_of);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
