@@ -27,7 +27,7 @@ class BiasSum {
   BiasSum() : BiasSum(Isa::kScalar) {}
   explicit BiasSum(Isa isa);
   void add_plane(const View5 &grad_output, int64_t n, int64_t channel);
-  float result(const Rounding &rounding);  // rounded to gradOutput's dtype; the lanes are folded in place
+  float result(const Rounding &rounding) const;  // rounded to gradOutput's dtype
 
  private:
   double lanes_[kLanes] = {};
