@@ -13,18 +13,18 @@ namespace {
 constexpr int64_t kChunk = 256;
 constexpr int kLanes = BiasSum::kLanes;
 // Independent double chains per channel: an add's latency over its throughput is about 4 on the vector units, so 4
-// vectors of 8 keep them busy; fewer lanes would tie the sum to the latency of one chain.
+// vectors keep them busy; fewer lanes would tie the sum to the latency of one chain.
 
-// Double vectors of 2, 4 and 8 lanes: each ISA's version of add_whole_blocks uses
-// its register width. (One 8-lane type compiled for every ISA, as before, was kept in memory by GCC 12 wherever it is
-// wider than the registers: on AVX2 and baseline x86-64 every add went through the stack.) Lane j·W + l of the sums
-// is lane l of vector j, so the width only changes how many adds run at once, never a sum's bits. Element alignment:
-// ASan's fake stack does not honour 64-byte alignment (the asan preset's Debug build keeps these in memory).
+// Double vectors of 2, 4 and 8 lanes: each ISA's version of add_whole_blocks uses its register width. (One 8-lane
+// type compiled for every ISA, as before, was kept in memory by GCC 12 wherever it is wider than the registers: on
+// AVX2 and baseline x86-64 every add went through the stack.) Element alignment, and only named scalar locals of
+// these types (no arrays or structs, which x86 GCC gives a slot as aligned as the vector): ASan's fake stack does not
+// honour 64-byte alignment, and the asan preset's build keeps such values in memory.
 typedef double D2 __attribute__((vector_size(16), aligned(8)));
 typedef double D4 __attribute__((vector_size(32), aligned(8)));
 typedef double D8 __attribute__((vector_size(64), aligned(8)));
 
-// Named as members (a vector type passed as a template argument loses its alignment attribute).
+// Named as a member: a vector type passed as a template argument loses its alignment attribute.
 template <int W>
 struct Wide;
 template <>
@@ -44,38 +44,47 @@ struct Wide<8> {
 #pragma GCC diagnostic ignored "-Wpsabi"
 // W floats as doubles, W doubles loaded and stored: element by element, which GCC turns into one conversion or
 // move (__builtin_convertvector and memcpy went through the stack in the AVX2 function).
-template <typename D, std::size_t... K>
-__attribute__((always_inline)) inline D widen(const float *v, std::index_sequence<K...>) {
-  return D{static_cast<double>(v[K])...};
+template <int W, std::size_t... K>
+__attribute__((always_inline)) inline typename Wide<W>::D widen(const float *v, std::index_sequence<K...>) {
+  return typename Wide<W>::D{static_cast<double>(v[K])...};
 }
 
-template <typename D, std::size_t... K>
-__attribute__((always_inline)) inline D load(const double *p, std::index_sequence<K...>) {
-  return D{p[K]...};
+template <int W, std::size_t... K>
+__attribute__((always_inline)) inline typename Wide<W>::D load(const double *p, std::index_sequence<K...>) {
+  return typename Wide<W>::D{p[K]...};
 }
 
-template <typename D, std::size_t... K>
-__attribute__((always_inline)) inline void store(double *p, D v, std::index_sequence<K...>) {
+template <int W, std::size_t... K>
+__attribute__((always_inline)) inline void store(double *p, typename Wide<W>::D v, std::index_sequence<K...>) {
   ((p[K] = v[K]), ...);
 }
 
-// kLanes / W accumulators, indexed only by unrolled loops, so they stay in registers.
+// Lanes [first, first + 4W) of every whole block of kLanes, in 4 named accumulators.
+template <int W>
+__attribute__((always_inline)) inline void add_lane_group(const float *v, int64_t n, double *lanes, int first) {
+  typedef typename Wide<W>::D D;
+  static_assert(alignof(D) == 8, "element-aligned");
+  constexpr auto w = std::make_index_sequence<W>();
+  D a0 = load<W>(lanes + first, w), a1 = load<W>(lanes + first + W, w);
+  D a2 = load<W>(lanes + first + 2 * W, w), a3 = load<W>(lanes + first + 3 * W, w);
+  for (int64_t i = first; i + kLanes - first <= n; i += kLanes) {
+    a0 += widen<W>(v + i, w);
+    a1 += widen<W>(v + i + W, w);
+    a2 += widen<W>(v + i + 2 * W, w);
+    a3 += widen<W>(v + i + 3 * W, w);
+  }
+  store<W>(lanes + first, a0, w);
+  store<W>(lanes + first + W, a1, w);
+  store<W>(lanes + first + 2 * W, a2, w);
+  store<W>(lanes + first + 3 * W, a3, w);
+}
+
+// The whole blocks of kLanes in passes of 4W lanes (one for 8-double vectors, four for 2): each lane's sum is the
+// same whatever the pass.
 template <int W>
 __attribute__((always_inline)) inline void add_blocks(const float *v, int64_t n, double lanes[kLanes]) {
-  typedef typename Wide<W>::D D;
-  constexpr int P = kLanes / W;
-  static_assert(P * W == kLanes && P <= 16, "at most 16 accumulators");
-  D a[P];
-  static_assert(alignof(D) == 8, "element-aligned");
-  constexpr auto lanes_of = std::make_index_sequence<W>();
-#pragma GCC unroll 16
-  for (int j = 0; j < P; ++j) a[j] = load<D>(lanes + j * W, lanes_of);
-  for (int64_t i = 0; i + kLanes <= n; i += kLanes) {
-#pragma GCC unroll 16
-    for (int j = 0; j < P; ++j) a[j] += widen<D>(v + i + j * W, lanes_of);
-  }
-#pragma GCC unroll 16
-  for (int j = 0; j < P; ++j) store<D>(lanes + j * W, a[j], lanes_of);
+  static_assert(kLanes % (4 * W) == 0, "whole passes");
+  for (int first = 0; first < kLanes; first += 4 * W) add_lane_group<W>(v, n, lanes, first);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -179,8 +179,8 @@ inline void taps_channels(const float *x, const int64_t *shift, const float *w, 
 }
 
 // T taps at once (T ≤ 9), one named accumulator each: the unused ones fold away. Not an array: GCC gives a local
-// array of vectors a 64-byte aligned frame slot and aligned moves, which fault on ASan's fake stack (the asan
-// preset's Debug build keeps every local in memory); scalar V16 locals keep the type's float alignment.
+// array of zmm vectors a 64-byte aligned frame slot and aligned moves, which fault on ASan's fake stack (the asan
+// preset's build keeps locals in memory); named AVX-512 V16 locals keep the type's float alignment.
 template <int T>
 inline void dot_taps_block(const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
   static_assert(kDwTapLanes == 16, "one vector per tap");

@@ -1,8 +1,9 @@
-// The 16- and 8-lane values of the depthwise row kernels (dw_rows_impl.hpp), built from the widest vector the
-// including file's ISA has: one zmm (AVX-512), two ymm (AVX2), four xmm (baseline x86-64). A GCC vector type wider
-// than the ISA's registers has no machine mode; GCC 12 keeps such values in memory and moves their lanes through
-// the stack one by one (the AVX2 depthwise kernels ran at a tenth of their AVX-512 speed, 11× oneDNN's time). Lane l
-// of a value is lane l % W of part l / W, so every sum keeps its lanes and its order on every ISA.
+// The 16- and 8-lane values of the depthwise row kernels (dw_rows_impl.hpp) for the including file's ISA. A GCC
+// vector type wider than the ISA's registers has no machine mode; GCC 12 keeps such values in memory and moves their
+// lanes through the stack one by one (the AVX2 depthwise kernels ran at a tenth of their AVX-512 speed, 11× oneDNN's
+// time). So on AVX-512 they are the plain 16- and 8-float vector types, and below it arrays of the ISA's vectors (two
+// ymm or four xmm per 16 lanes): lane l of a value is lane l % W of part l / W, so every sum keeps its lanes and its
+// order on every ISA.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,8 @@ constexpr int kNativeLanes = 4;
 
 // Element alignment: a 64-byte aligned type that spills to the stack gets aligned moves, and ASan's fake stack
 // (detect_stack_use_after_return) does not honour 64-byte alignment (a general-protection fault under the asan
-// preset). These types are named as members below, never passed as template arguments (which drops the attribute).
+// preset). Template code names them as members of Native, as a vector type passed as a template argument loses the
+// attribute; the arrays of parts exist only below AVX-512 (slots of at most 32 bytes' alignment, which ASan keeps).
 typedef float F4 __attribute__((vector_size(16), aligned(4)));
 typedef float F8 __attribute__((vector_size(32), aligned(4)));
 typedef float F16 __attribute__((vector_size(64), aligned(4)));
@@ -66,6 +68,89 @@ struct Native<16> {
 
 constexpr int native_width(int lanes) { return lanes < kNativeLanes ? lanes : kNativeLanes; }
 
+// 1 if any lane of a native vector is set, folded by shuffles: no variable index, so v never needs a frame slot
+// (a vector in memory gets an aligned slot and aligned moves, which fault on ASan's fake stack).
+inline uint32_t any_native(J4 v) {
+  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1);
+  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2);
+  return static_cast<uint32_t>(v[0] != 0);
+}
+
+inline uint32_t any_native(J8 v) {
+  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
+  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
+  return static_cast<uint32_t>(v[0] != 0);
+}
+
+inline uint32_t any_native(J16 v) {
+  v |= __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  return static_cast<uint32_t>(v[0] != 0);
+}
+
+// Even and odd lanes of the 2W lanes x, y.
+inline F4 evens(F4 x, F4 y) { return __builtin_shufflevector(x, y, 0, 2, 4, 6); }
+inline F4 odds(F4 x, F4 y) { return __builtin_shufflevector(x, y, 1, 3, 5, 7); }
+inline F8 evens(F8 x, F8 y) { return __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14); }
+inline F8 odds(F8 x, F8 y) { return __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15); }
+inline F16 evens(F16 x, F16 y) {
+  return __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+}
+inline F16 odds(F16 x, F16 y) {
+  return __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+}
+
+#if defined(__AVX512F__)
+// AVX-512: a register holds 16 lanes, and the values are the plain vector types. (x86 GCC gives a struct holding a
+// zmm a 64-byte aligned frame slot whatever its members' declared alignment, and aligned moves there fault on ASan's
+// fake stack.)
+typedef F16 V16;
+typedef J16 I16;
+typedef F8 V8;
+typedef J8 I8;
+
+inline V16 load16(const float *p) {
+  V16 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store16(float *p, V16 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+inline V8 load8(const float *p) {
+  V8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store8(float *p, V8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// Lanes of -1 where v is Inf or NaN (all exponent bits set).
+inline I16 specials(V16 v) { return ((I16)v & 0x7F800000) == 0x7F800000; }
+inline I8 specials(V8 v) { return ((I8)v & 0x7F800000) == 0x7F800000; }
+
+// 1 if any lane of v is set.
+inline uint32_t any_lane(I16 v) { return any_native(v); }
+inline uint32_t any_lane(I8 v) { return any_native(v); }
+
+// The even (Odd = false) or odd lanes of the 32 lanes a, b.
+template <bool Odd>
+inline V16 split_lanes(V16 a, V16 b) {
+  if constexpr (Odd) {
+    return odds(a, b);
+  } else {
+    return evens(a, b);
+  }
+}
+
+// a[0], b[0], a[1], b[1], ... a[7], b[7].
+inline V16 zip8(V8 a, V8 b) {
+  return __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+}
+#else
 template <int W, bool Int>
 struct Part {
   typedef typename Native<W>::F T;
@@ -75,8 +160,8 @@ struct Part<W, true> {
   typedef typename Native<W>::J T;
 };
 
-// Lanes fp32 values (int32 masks when Int) as Parts native vectors of W lanes. The operators go part by part through
-// an index pack: constant indices, so the parts stay in registers.
+// AVX2 and baseline x86-64: Lanes fp32 values (int32 masks when Int) as Parts native vectors of W lanes. The operators
+// go part by part through an index pack: constant indices, so the parts stay in registers.
 template <int Lanes, bool Int>
 struct Vec {
   static constexpr int W = native_width(Lanes);
@@ -89,7 +174,7 @@ typedef Vec<16, false> V16;
 typedef Vec<16, true> I16;
 typedef Vec<8, false> V8;
 typedef Vec<8, true> I8;
-static_assert(alignof(V16) == 4 && alignof(I16) == 4 && sizeof(V16) == 64, "16 lanes, element-aligned");
+static_assert(sizeof(V16) == 64 && sizeof(V8) == 32, "16 and 8 lanes");
 
 template <int L, bool I, typename Op, std::size_t... K>
 inline Vec<L, I> each_part(Vec<L, I> a, Vec<L, I> b, Op op, std::index_sequence<K...>) {
@@ -136,16 +221,16 @@ inline Vec<L, I> &operator|=(Vec<L, I> &a, Vec<L, I> b) {
 }
 
 // Part by part: a memcpy of the whole value would go through a frame slot.
-template <typename N>
-inline N load_native(const float *p) {
-  N v;
+template <int W>
+inline typename Native<W>::F load_native(const float *p) {
+  typename Native<W>::F v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
 
 template <typename V, std::size_t... K>
 inline V load(const float *p, std::index_sequence<K...>) {
-  return V{{load_native<typename V::N>(p + K * V::W)...}};
+  return V{{load_native<V::W>(p + K * V::W)...}};
 }
 
 template <typename V>
@@ -153,14 +238,14 @@ inline V load(const float *p) {
   return load<V>(p, std::make_index_sequence<V::Parts>());
 }
 
-template <typename N>
-inline void store_native(float *p, N v) {
+template <int W>
+inline void store_native(float *p, typename Native<W>::F v) {
   __builtin_memcpy(p, &v, sizeof v);
 }
 
 template <typename V, std::size_t... K>
 inline void store(float *p, V v, std::index_sequence<K...>) {
-  (store_native<typename V::N>(p + K * V::W, v.p[K]), ...);
+  (store_native<V::W>(p + K * V::W, v.p[K]), ...);
 }
 
 template <typename V>
@@ -186,29 +271,6 @@ inline Vec<L, true> specials(Vec<L, false> v) {
   return specials<L>(v, std::make_index_sequence<Vec<L, false>::Parts>());
 }
 
-// 1 if any lane of a native vector is set, folded by shuffles: no variable index, so v never needs a frame slot
-// (a vector in memory gets an aligned slot and aligned moves, which fault on ASan's fake stack).
-inline uint32_t any_native(J4 v) {
-  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1);
-  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2);
-  return static_cast<uint32_t>(v[0] != 0);
-}
-
-inline uint32_t any_native(J8 v) {
-  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
-  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
-  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
-  return static_cast<uint32_t>(v[0] != 0);
-}
-
-inline uint32_t any_native(J16 v) {
-  v |= __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  v |= __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  v |= __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  v |= __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-  return static_cast<uint32_t>(v[0] != 0);
-}
-
 template <int L, std::size_t... K>
 inline uint32_t any_lane(Vec<L, true> v, std::index_sequence<K...>) {
   return any_native((v.p[K] | ...));
@@ -218,18 +280,6 @@ inline uint32_t any_lane(Vec<L, true> v, std::index_sequence<K...>) {
 template <int L>
 inline uint32_t any_lane(Vec<L, true> v) {
   return any_lane<L>(v, std::make_index_sequence<Vec<L, true>::Parts>());
-}
-
-// Even and odd lanes of the 2W lanes x, y.
-inline F4 evens(F4 x, F4 y) { return __builtin_shufflevector(x, y, 0, 2, 4, 6); }
-inline F4 odds(F4 x, F4 y) { return __builtin_shufflevector(x, y, 1, 3, 5, 7); }
-inline F8 evens(F8 x, F8 y) { return __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14); }
-inline F8 odds(F8 x, F8 y) { return __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15); }
-inline F16 evens(F16 x, F16 y) {
-  return __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-}
-inline F16 odds(F16 x, F16 y) {
-  return __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
 }
 
 // The even (Odd = false) or odd lanes of the 32 lanes a, b: part k of the result comes from parts 2k and 2k + 1 of
@@ -251,11 +301,6 @@ inline V16 split_lanes(V16 a, V16 b) {
 }
 
 // a[0], b[0], a[1], b[1], ... a[7], b[7].
-#if defined(__AVX512F__)
-inline V16 zip8(V8 a, V8 b) {
-  return V16{{__builtin_shufflevector(a.p[0], b.p[0], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15)}};
-}
-#else
 inline F4 zip_low(F4 x, F4 y) { return __builtin_shufflevector(x, y, 0, 4, 1, 5); }
 inline F4 zip_high(F4 x, F4 y) { return __builtin_shufflevector(x, y, 2, 6, 3, 7); }
 inline F8 zip_low(F8 x, F8 y) { return __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11); }
