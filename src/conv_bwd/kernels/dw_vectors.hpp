@@ -26,8 +26,9 @@ constexpr int kNativeLanes = 4;
 
 // Element alignment: a 64-byte aligned type that spills to the stack gets aligned moves, and ASan's fake stack
 // (detect_stack_use_after_return) does not honour 64-byte alignment (a general-protection fault under the asan
-// preset). Template code names them as members of Native, as a vector type passed as a template argument loses the
-// attribute; the arrays of parts exist only below AVX-512 (slots of at most 32 bytes' alignment, which ASan keeps).
+// preset). Template code names them as members of Native where the alignment matters (a vector type passed as a
+// template argument loses the attribute); the arrays of parts exist only below AVX-512 (slots of at most 32 bytes'
+// alignment, which ASan's fake stack keeps).
 typedef float F4 __attribute__((vector_size(16), aligned(4)));
 typedef float F8 __attribute__((vector_size(32), aligned(4)));
 typedef float F16 __attribute__((vector_size(64), aligned(4)));
@@ -220,17 +221,19 @@ inline Vec<L, I> &operator|=(Vec<L, I> &a, Vec<L, I> b) {
   return a = a | b;
 }
 
-// Part by part: a memcpy of the whole value would go through a frame slot.
-template <int W>
-inline typename Native<W>::F load_native(const float *p) {
-  typename Native<W>::F v;
+// Part by part: a memcpy of the whole value would go through a frame slot. Through a naturally aligned local (the
+// template parameter drops the element alignment): GCC 12 kept an element-aligned local whose address is taken in
+// memory. Its alignment is at most 32 bytes here, which ASan's fake stack keeps.
+template <typename N>
+inline N load_native(const float *p) {
+  N v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
 
 template <typename V, std::size_t... K>
 inline V load(const float *p, std::index_sequence<K...>) {
-  return V{{load_native<V::W>(p + K * V::W)...}};
+  return V{{load_native<typename V::N>(p + K * V::W)...}};
 }
 
 template <typename V>
@@ -238,14 +241,14 @@ inline V load(const float *p) {
   return load<V>(p, std::make_index_sequence<V::Parts>());
 }
 
-template <int W>
-inline void store_native(float *p, typename Native<W>::F v) {
+template <typename N>
+inline void store_native(float *p, N v) {
   __builtin_memcpy(p, &v, sizeof v);
 }
 
 template <typename V, std::size_t... K>
 inline void store(float *p, V v, std::index_sequence<K...>) {
-  (store_native<V::W>(p + K * V::W, v.p[K]), ...);
+  (store_native<typename V::N>(p + K * V::W, v.p[K]), ...);
 }
 
 template <typename V>
