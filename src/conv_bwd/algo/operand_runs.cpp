@@ -12,11 +12,13 @@ const float *plain_flat(const OperandReader &r, int64_t a, int64_t b, int first,
   return r.plain_data() + v.index(a, b, 0, 0, 0) + j0;
 }
 
+// idx[first ..] are zero on entry; j0 sets them (no divisions once the rest is 0: a run from the start of its row,
+// e.g. a depthwise channel's taps read per channel, costs none).
 bool read_flat(const OperandReader &r, int64_t idx[5], int first, int64_t j0, int64_t count, float *out) {
   const View5 &v = r.view();
   const bool dense = v.dense_from(first);
   int64_t rest = j0;
-  for (int d = 4; d >= first; --d) {
+  for (int d = 4; d >= first && rest != 0; --d) {
     idx[d] = rest % v.shape[d];
     rest /= v.shape[d];
   }
