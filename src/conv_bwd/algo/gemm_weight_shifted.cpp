@@ -61,22 +61,30 @@ class ShiftedWeightGemm {
         cpi_(b.channels_per_item),
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
+        blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
         shared_dy_(shared_dy) {}
+
+  // The K blocks of all samples, sample by sample.
+  int64_t k_blocks() const { return c_.batch * blocks_per_sample_; }
+
+  // Sets blk's sample, q-space range and index for K block kb.
+  void set_k_block(int64_t kb, Block *blk) const {
+    blk->n = kb / blocks_per_sample_;
+    blk->q0 = (kb % blocks_per_sample_) * lda_;
+    blk->kc = std::min(lda_, geo_.q_len - blk->q0);
+    blk->kb = kb;
+  }
 
   // The packed dy rows of K block kb of group g: in the shared area when packed once for all items.
   float *shared_dy_block(int64_t g, int64_t kb) const {
-    const int64_t blocks = c_.batch * ((geo_.q_len + lda_ - 1) / lda_);
-    return shared_dy_ + (g * blocks + kb) * round_up(m_, uk_.mr) * lda_;
+    return shared_dy_ + (g * k_blocks() + kb) * round_up(m_, uk_.mr) * lda_;
   }
 
   // Packs row r of K block kb of group g into the shared area (every row of every block, before any item runs).
   void pack_shared_dy_row(int64_t g, int64_t kb, int64_t r) const {
-    const int64_t blocks_per_sample = (geo_.q_len + lda_ - 1) / lda_;
     Block blk;
     blk.g = g;
-    blk.n = kb / blocks_per_sample;
-    blk.q0 = (kb % blocks_per_sample) * lda_;
-    blk.kc = std::min(lda_, geo_.q_len - blk.q0);
+    set_k_block(kb, &blk);
     pack_dy_row(blk, round_up(blk.kc, uk_.lanes), r, shared_dy_block(g, kb) + r * lda_);
   }
 
@@ -166,6 +174,7 @@ class ShiftedWeightGemm {
   const int64_t kk_, m_, lda_, phase_len_, window_, cpi_;
   const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
+  const int64_t blocks_per_sample_;
   float *const shared_dy_;  // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
 };
 
@@ -174,10 +183,9 @@ class ShiftedWeightGemm {
 bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight) {
   const GemmNtUkernel &uk = *k.nt;
-  const ShiftedGeometry geo(c);
-  const int64_t blocks_per_sample = (geo.q_len + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   float *shared_dy = b.shared_dy ? s.shared + shared_dy_offset(b, c) : nullptr;
   const ShiftedWeightGemm gemm(c, k, b, rounding, shared_dy);
+  const int64_t blocks = gemm.k_blocks();
   if (shared_dy != nullptr) {
     const int64_t rows = round_up(c.cy_per_group, uk.mr);
     parallel_for(c.groups * blocks * rows, b.kc, [&](int64_t begin, int64_t end) {
@@ -200,10 +208,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
       float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.c0 * c.kernel_numel(), &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
-        blk.n = kb / blocks_per_sample;
-        blk.q0 = (kb % blocks_per_sample) * b.kc;
-        blk.kc = std::min(b.kc, geo.q_len - blk.q0);
-        blk.kb = kb;
+        gemm.set_k_block(kb, &blk);
         blk.first = kb == first;
         gemm.run(blk, scratch, acc, ldc);
       }
