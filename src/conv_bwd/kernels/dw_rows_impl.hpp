@@ -277,18 +277,15 @@ inline bool copy_rows(const float *src, int64_t lds, int64_t rows, int64_t n, fl
 
 // BF16 is fp32's upper half: 16 codes widened per vector, 8 at a time for rows of 8 to 15, the row's last vector
 // again when it is not whole (overlapping: the same values, written twice).
-inline void widen16(const uint16_t *src, float *dst) { widen_bf16<16>(src, dst); }
-inline void widen8(const uint16_t *src, float *dst) { widen_bf16<8>(src, dst); }
-
 inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
     if (n >= 16) {
       int64_t i = 0;
-      for (; i + 16 <= n; i += 16) widen16(src + i, dst + i);
-      if (i < n) widen16(src + n - 16, dst + n - 16);
+      for (; i + 16 <= n; i += 16) widen_bf16<16>(src + i, dst + i);
+      if (i < n) widen_bf16<16>(src + n - 16, dst + n - 16);
     } else if (n >= 8) {
-      widen8(src, dst);
-      widen8(src + n - 8, dst + n - 8);
+      widen_bf16<8>(src, dst);
+      widen_bf16<8>(src + n - 8, dst + n - 8);
     } else {
       for (int64_t i = 0; i < n; ++i) {
         const uint32_t u = static_cast<uint32_t>(src[i]) << 16;
