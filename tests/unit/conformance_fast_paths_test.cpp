@@ -103,6 +103,15 @@ const char *const kGeometries[] = {
     "mb1_g1_ic3oc8_id8ih1iw15_kd2kh1kw2_sd2",
     // ... and a q-space of 16 (whole vectors of every ISA: read in place by the faulty rule everywhere).
     "mb1_g1_ic3oc8_id3ih1iw7_kd2kh1kw3_pw1",
+    // depthwise 3×3 over the grid kernels (taps_3x3: a strip of 16 fits the rows; dot_taps_3x3: 8 or more wide):
+    // both in one pass on 17 rows of 16 and on rows of 29 dilated across (partial strips, dc 2); a single row;
+    // without padding (no shared pass: each gradient alone); two dy channels per x channel (gradInput's 18 terms
+    // stay flat, gradWeight's per channel on the grid).
+    "mb2_g3_ic3oc3_ih17iw16_kh3kw3_ph1pw1",
+    "mb1_g4_ic4oc4_ih9iw29_kh3kw3_ph1pw2_dh1dw2",
+    "mb1_g2_ic2oc2_ih1iw40_kh3kw3_ph1pw1",
+    "mb1_g3_ic3oc3_ih15iw19_kh3kw3",
+    "mb2_g2_ic2oc4_ih20iw23_kh3kw3_ph1pw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -118,7 +127,7 @@ TEST(ConformanceFastPaths, EveryBlockingRemainderInEveryPrecision) {
 }
 
 TEST(ConformanceFastPaths, EveryMaskAlone) {
-  for (const char *g : {kGeometries[0], kGeometries[7], kGeometries[9]}) {
+  for (const char *g : {kGeometries[0], kGeometries[7], kGeometries[9], kGeometries[44]}) {
     for (const char *mask : {"_mask100", "_mask010", "_mask001", "_mask110", "_mask011"}) {
       const std::string text = std::string(g) + "_dtf32_cmt0" + mask;
       EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 13))) << text;

@@ -2,13 +2,15 @@
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
 // and scan at every stride and column remainder; deinterleave2, widen_bf16_rows and add_rows at every column
-// remainder.
+// remainder; the 3 × 3 grid kernels: taps_3x3 against `taps` bit for bit on every plane shape and strip remainder,
+// dot_taps_3x3 against its lanes (integers) and its order of sums (non-integer data, FMA as the ISA has it).
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -243,6 +245,130 @@ TEST(KernelsDwRows, InterleaveWeavesAndScansOnlyTheColumnsItStores) {
           bad[(col % s) * plane + (rows - 1) * lds + col / s] = specials[col % 2];
           EXPECT_FALSE(k.interleave(bad.data(), plane, s, lds, rows, n, dst.data(), ldd)) << where << " col " << col;
         }
+      }
+    }
+  }
+}
+
+// Non-integer values of mixed magnitudes: the bits of a sum then depend on its order.
+std::vector<float> fractions(int64_t n, uint32_t seed) {
+  std::vector<float> v = integers(n, seed);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = v[i] / 3.0f + 0.01f * static_cast<float>(i % 11) * (i % 3 == 0 ? 97.0f : 1.0f);
+  return v;
+}
+
+// A plane of rows × width in the shifted layout (pitch ld), q-space of n positions, x as long as taps read plus a
+// finite margin for dot_taps_3x3's last strip.
+struct GridPlane {
+  int64_t rows, width, ld, dc;
+  int64_t n() const { return (rows - 1) * ld + width; }
+  int64_t x_len() const { return n() + 2 * ld + 2 * dc + 16; }
+  std::vector<int64_t> shifts() const {
+    std::vector<int64_t> shift(9);
+    for (int64_t t = 0; t < 9; ++t) shift[t] = (t / 3) * ld + (t % 3) * dc;
+    return shift;
+  }
+  std::string name() const {
+    return "rows " + std::to_string(rows) + " width " + std::to_string(width) + " ld " + std::to_string(ld) + " dc " +
+           std::to_string(dc);
+  }
+};
+
+std::vector<GridPlane> grid_planes() {
+  std::vector<GridPlane> planes;
+  for (int64_t rows : {1, 2, 3, 4, 7}) {
+    for (int64_t width : {1, 5, 8, 13, 14, 16, 17, 24, 31, 33, 56}) {
+      for (int64_t dc : {1, 2}) planes.push_back({rows, width, width + 2 * dc + (width % 3), dc});
+    }
+  }
+  return planes;
+}
+
+// taps_3x3 computes the plane's positions with the bits `taps` gives over the flat q-space, for spans from the
+// plane's width to the row pitch (below 16: its element loop), and writes nothing outside [0, span) of each row.
+TEST(KernelsDwRows, Taps3x3GivesEveryPlanePositionTheBitsOfTaps) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (const GridPlane &p : grid_planes()) {
+      const std::vector<float> x = fractions(p.x_len(), 6), w = fractions(9, 7);
+      const std::vector<int64_t> shift = p.shifts();
+      std::vector<float> flat(static_cast<size_t>(p.n()));
+      k.taps(x.data(), shift.data(), w.data(), 9, p.n(), flat.data());
+      for (int64_t span : {p.width, p.ld}) {
+        std::vector<float> y(static_cast<size_t>(p.rows * p.ld + 16), std::numeric_limits<float>::quiet_NaN());
+        k.taps_3x3(x.data(), p.ld, p.dc, w.data(), p.rows, p.width, span, y.data());
+        for (int64_t j = 0; j < p.rows; ++j) {
+          for (int64_t i = 0; i < p.width; ++i) {
+            EXPECT_EQ(y[j * p.ld + i], flat[j * p.ld + i]) << isa_name(isa) << " " << p.name() << " span " << span;
+          }
+          for (int64_t i = span; i < p.ld; ++i) {
+            EXPECT_TRUE(std::isnan(y[j * p.ld + i])) << isa_name(isa) << " " << p.name() << " wrote column " << i;
+          }
+        }
+        for (size_t i = static_cast<size_t>(p.rows * p.ld); i < y.size(); ++i) EXPECT_TRUE(std::isnan(y[i]));
+      }
+    }
+  }
+}
+
+// dot_taps_3x3's lanes (integers: exact whatever the order): tap t's lane l gets the products of the columns
+// i ≡ l (mod 16); the lanes past the nine stay as they were.
+TEST(KernelsDwRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (const GridPlane &p : grid_planes()) {
+      const std::vector<float> x = integers(p.x_len(), 8);
+      std::vector<float> y(static_cast<size_t>(p.n() + 16), 0.0f);
+      const std::vector<float> values = integers(p.n(), 9);
+      for (int64_t j = 0; j < p.rows; ++j) {
+        for (int64_t i = 0; i < p.width; ++i) y[j * p.ld + i] = values[j * p.ld + i];
+      }
+      std::vector<float> lanes = integers(11 * kDwTapLanes, 10), expect = lanes;
+      const std::vector<int64_t> shift = p.shifts();
+      for (int64_t t = 0; t < 9; ++t) {
+        for (int64_t j = 0; j < p.rows; ++j) {
+          for (int64_t i = 0; i < p.width; ++i) {
+            expect[t * kDwTapLanes + i % kDwTapLanes] += y[j * p.ld + i] * x[j * p.ld + i + shift[t]];
+          }
+        }
+      }
+      k.dot_taps_3x3(y.data(), x.data(), p.ld, p.dc, p.rows, p.width, lanes.data());
+      EXPECT_EQ(lanes, expect) << isa_name(isa) << " " << p.name();
+    }
+  }
+}
+
+// dot_taps_3x3's order of sums (non-integer data): per lane, from 0, the columns ascending and in each column the
+// rows ascending, each product added with a fused multiply-add where the ISA has FMA; then added to the lane.
+TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    const bool fused = isa != Isa::kScalar;
+    for (const GridPlane &p : grid_planes()) {
+      const std::vector<float> x = fractions(p.x_len(), 11);
+      std::vector<float> y(static_cast<size_t>(p.n() + 16), 0.0f);
+      const std::vector<float> values = fractions(p.n(), 12);
+      for (int64_t j = 0; j < p.rows; ++j) {
+        for (int64_t i = 0; i < p.width; ++i) y[j * p.ld + i] = values[j * p.ld + i];
+      }
+      std::vector<float> lanes = fractions(9 * kDwTapLanes, 13), expect = lanes;
+      const std::vector<int64_t> shift = p.shifts();
+      for (int64_t t = 0; t < 9; ++t) {
+        for (int64_t l = 0; l < kDwTapLanes; ++l) {
+          float acc = 0.0f;
+          for (int64_t i = l; i < p.width; i += kDwTapLanes) {
+            for (int64_t j = 0; j < p.rows; ++j) {
+              const float a = y[j * p.ld + i], b = x[j * p.ld + i + shift[t]];
+              acc = fused ? std::fma(a, b, acc) : acc + a * b;
+            }
+          }
+          expect[t * kDwTapLanes + l] += acc;
+        }
+      }
+      k.dot_taps_3x3(y.data(), x.data(), p.ld, p.dc, p.rows, p.width, lanes.data());
+      for (size_t i = 0; i < lanes.size(); ++i) {
+        EXPECT_EQ(lanes[i], expect[i]) << isa_name(isa) << " " << p.name() << " lane " << i;
       }
     }
   }

@@ -59,6 +59,51 @@ bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *ord
 
 int64_t box_floats(const ShiftedGeometry &geo) { return geo.dp * geo.hp * geo.wp; }
 
+// A 2-D plane whose nine taps form the 3 × 3 grid the row kernels' taps_3x3 / dot_taps_3x3 take: tap t of geo's
+// relation for c at (t / 3)·ld + (t % 3)·dc in one box (stride 1, one depth, unit dilation down), and rows × width the
+// plane of positions in q-space. `ok` false otherwise (the flat kernels then).
+struct Grid3 {
+  bool ok = false;
+  int64_t ld = 0, dc = 0, rows = 0, width = 0;
+};
+
+Grid3 grid_3x3(const Canonical &c, const ShiftedGeometry &geo) {
+  Grid3 g;
+  if (c.kernel[0] != 1 || c.kernel[1] != 3 || c.kernel[2] != 3 || geo.phases != 1 || geo.dp != 1) return g;
+  g.ld = geo.wp;
+  g.dc = c.dilation[2];
+  for (int64_t t = 0; t < 9; ++t) {
+    if (geo.shift(c, t) != (t / 3) * g.ld + (t % 3) * g.dc) return g;
+  }
+  g.rows = c.y_size[1];
+  g.width = c.y_size[2];
+  g.ok = true;
+  return g;
+}
+
+// gradInput's taps over the grid when a strip of 16 columns fits the rows of q-space (positions < n): taps_3x3, else
+// the flat `taps` over all n positions (the same bits).
+void grid_or_flat_taps(const DwRowKernels &k, const Grid3 &g, const float *x, const int64_t *shift, const float *w,
+                       int64_t taps, int64_t n, float *y) {
+  const int64_t span = g.ok && taps == 9 ? std::min(g.ld, n - (g.rows - 1) * g.ld) : 0;
+  if (span >= 16) {
+    k.taps_3x3(x + shift[0], g.ld, g.dc, w, g.rows, g.width, span, y);
+    return;
+  }
+  k.taps(x, shift, w, taps, n, y);
+}
+
+// gradWeight's nine lane blocks over the grid (dot_taps_3x3, its own order) for planes at least 8 wide, else the flat
+// dot_taps. The x box is followed by finite data in its slot (dy's buffer) for the columns dot_taps_3x3 reads past it.
+void grid_or_flat_dot_taps(const DwRowKernels &k, const Grid3 &g, const float *y, const float *x, const int64_t *shift,
+                           int64_t taps, int64_t n, float *lanes) {
+  if (g.ok && taps == 9 && g.width >= 8) {
+    k.dot_taps_3x3(y, x + shift[0], g.ld, g.dc, g.rows, g.width, lanes);
+    return;
+  }
+  k.dot_taps(y, x, shift, taps, n, lanes);
+}
+
 // Whether gradInput planes can be written as the fp32 accumulators hold them: dense FP32 that keeps their bits.
 bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
   return grad_input.dtype == ACL_FLOAT && grad_input.contiguous_planes() && rounding.grad_input_is_identity();
@@ -226,6 +271,7 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.used_phases(c);
   const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
+  const Grid3 grid = grid_3x3(c, geo);
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *xs = s.base + slot * s.slot_stride, *ys = xs + used * box, *lanes = ys + q_space_floats(geo, q_len);
@@ -250,7 +296,8 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
           float *acc = lanes + m * kk * kDwTapLanes;
           for (int64_t r = 0; r < pt.runs; ++r) {
             const int64_t j = pt.run_begin[r];
-            k.dot_taps(ys, xs + r * box, pt.shift + j, pt.run_begin[r + 1] - j, q_len, acc + j * kDwTapLanes);
+            grid_or_flat_dot_taps(k, grid, ys, xs + r * box, pt.shift + j, pt.run_begin[r + 1] - j, q_len,
+                                  acc + j * kDwTapLanes);
           }
         }
       }
@@ -293,6 +340,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
   const int64_t od_n = f.y_size[0], oh_n = f.y_size[1], ow_n = f.y_size[2];
   // A dense FP32 plane that keeps the accumulators' bits is written by whole rows (the common case).
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
+  const Grid3 grid = grid_3x3(f, geo);
   const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -314,7 +362,11 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
       }
       for (int64_t n = 0; n < c.batch; ++n) {
         for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
-        k.taps_channels(boxes, shifts, taps, terms, terms, q_len, dx, q_len, cx_n);
+        if (cx_n == 1) {
+          grid_or_flat_taps(k, grid, boxes, shifts, taps, terms, q_len, dx);
+        } else {
+          k.taps_channels(boxes, shifts, taps, terms, terms, q_len, dx, q_len, cx_n);
+        }
         for (int64_t cx = 0; cx < cx_n; ++cx) {
           const int64_t channel = g * cx_n + cx;
           float *q = dx + cx * q_len;
@@ -487,6 +539,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
   const int64_t od_n = c.x_size[0], oh_n = c.x_size[1], ow_n = c.x_size[2];
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
   const double cost = 2.0 * static_cast<double>(c.batch) * terms * L.geo.q_len;
+  const Grid3 grid_w = grid_3x3(c, L.geo), grid_in = grid_3x3(f, L.fgeo);
   std::atomic<bool> input_finite{true}, weight_finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *xs = s.base + slot * s.slot_stride, *ys = xs + L.x_box, *lanes = ys + m_n * L.y_buf;
@@ -514,9 +567,9 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
           float *q = ys + m * L.y_buf + L.lead;
           pack_q_space(k, L.geo, dy, n, g * m_n + m, q);
           if (bias_sums != nullptr) bias[m].add_plane(c.grad_output, n, g * m_n + m);  // the plane just read
-          k.dot_taps(q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
+          grid_or_flat_dot_taps(k, grid_w, q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
         }
-        k.taps(ys, shifts, taps, terms, L.dq, dx);
+        grid_or_flat_taps(k, grid_in, ys, shifts, taps, terms, L.dq, dx);
         if (plain_out) {
           float *plane = static_cast<float *>(grad_input.data) + grad_input.index(n, g, 0, 0, 0);
           for (int64_t od = 0; od < od_n; ++od) {

@@ -12,6 +12,11 @@
 //   widen_bf16_rows: dst[r·ldd + i] = the BF16 code src[r·lds + i] as fp32 (exact: its upper half)
 //   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
 //         phases woven into one row: direct_data's dx at stride s); returns whether every value stored is finite
+//   taps_3x3: `taps` over the 3 × 3 grid of shifts kr·ld + kc·dc (tap kr·3 + kc) for a plane of rows × width in the
+//         shifted layout (y's rows have x's pitch ld); the bits `taps` gives. Each x vector loaded feeds the three y
+//         rows it reaches, where `taps` loads it once per tap. May also write y's columns [width, span) (junk).
+//   dot_taps_3x3: dot_taps over that grid for a plane, in its own order: lanes[t·16 + l] += the products of the
+//         columns i ≡ l (mod 16) ascending, each column's rows ascending, summed from 0 and then added to the lane
 // The source is one template (dw_rows_impl.hpp) compiled once per ISA: the lanes and the order of every sum are
 // the same on each; an ISA with FMA fuses the multiply-add (bits may differ between ISAs, never between runs).
 #pragma once
@@ -36,6 +41,10 @@ struct DwRowKernels {
   void (*deinterleave2)(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd, int64_t ldd);
   void (*widen_bf16_rows)(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   void (*add_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+  void (*taps_3x3)(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width, int64_t span,
+                   float *y);
+  void (*dot_taps_3x3)(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                       float *lanes);
   Isa isa;
   const char *name;
 };
@@ -76,6 +85,19 @@ void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shi
 bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                 float *dst, int64_t ldd);
+
+void dw_taps_3x3_f32__scalar(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width,
+                             int64_t span, float *y);
+void dw_dot_taps_3x3_f32__scalar(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                                 float *lanes);
+void dw_taps_3x3_f32__avx2_fma(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width,
+                               int64_t span, float *y);
+void dw_dot_taps_3x3_f32__avx2_fma(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                                   float *lanes);
+void dw_taps_3x3_f32__avx512f(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width,
+                              int64_t span, float *y);
+void dw_dot_taps_3x3_f32__avx512f(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                                  float *lanes);
 
 const DwRowKernels &dw_row_kernels(Isa isa);
 

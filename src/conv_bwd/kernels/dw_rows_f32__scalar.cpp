@@ -42,5 +42,15 @@ void dw_add_rows_f32__scalar(const float *src, int64_t lds, int64_t rows, int64_
   dw_impl::add_rows(src, lds, rows, n, dst, ldd);
 }
 
+void dw_taps_3x3_f32__scalar(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width,
+                             int64_t span, float *y) {
+  dw_impl::taps_3x3(x, ld, dc, w, rows, width, span, y);
+}
+
+void dw_dot_taps_3x3_f32__scalar(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                                 float *lanes) {
+  dw_impl::dot_taps_3x3(y, x, ld, dc, rows, width, lanes);
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

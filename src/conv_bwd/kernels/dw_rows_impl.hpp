@@ -234,6 +234,213 @@ inline void dot_taps(const float *y, const float *x, const int64_t *shift, int64
   }
 }
 
+// The 3 × 3 grid kernels (taps_3x3, dot_taps_3x3): tap kr·3 + kc reads x at kr·ld + kc·dc from y's position, and
+// y's rows have x's pitch ld (the shifted layout). Going down a strip of columns, x row ρ meets y rows ρ, ρ − 1 and
+// ρ − 2 through tap rows 0, 1 and 2, so each x vector is loaded once for three rows instead of once per tap. At an
+// x row, Start: y row ρ exists (tap row 0), Mid: y row ρ − 1 (tap row 1), End: y row ρ − 2 (tap row 2).
+struct Taps9 {
+  float w0, w1, w2, w3, w4, w5, w6, w7, w8;
+};
+
+inline Taps9 taps9(const float *w) { return Taps9{w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]}; }
+
+// One x row of a taps_3x3 strip of 16 columns: c starts y row ρ, b (row ρ − 1) and a (row ρ − 2) go on. Each
+// accumulator takes its taps in kc order, so every y element gets its sum in tap order.
+template <bool Start, bool Mid, bool End>
+inline void taps_3x3_row(const float *xr, int64_t dc, const Taps9 &t, V16 &a, V16 &b, V16 &c) {
+  const V16 u0 = load16(xr);
+  if constexpr (Start) c += t.w0 * u0;
+  if constexpr (Mid) b += t.w3 * u0;
+  if constexpr (End) a += t.w6 * u0;
+  const V16 u1 = load16(xr + dc);
+  if constexpr (Start) c += t.w1 * u1;
+  if constexpr (Mid) b += t.w4 * u1;
+  if constexpr (End) a += t.w7 * u1;
+  const V16 u2 = load16(xr + 2 * dc);
+  if constexpr (Start) c += t.w2 * u2;
+  if constexpr (Mid) b += t.w5 * u2;
+  if constexpr (End) a += t.w8 * u2;
+}
+
+// A strip of 16 columns of taps_3x3 down all rows (rows ≥ 1): x rows 0 and 1 start the first two y rows, then each
+// x row finishes the row two above it (stored) and the accumulators move up.
+inline void taps_3x3_strip(const float *x, int64_t ld, int64_t dc, const Taps9 &t, int64_t rows, float *y) {
+  const V16 zero = {};
+  V16 a = zero, b = zero, c = zero;
+  taps_3x3_row<true, false, false>(x, dc, t, a, b, c);  // y row 0 in c
+  if (rows > 1) {
+    taps_3x3_row<true, true, false>(x + ld, dc, t, a, c, b);  // y row 0 in c, row 1 in b
+  } else {
+    taps_3x3_row<false, true, false>(x + ld, dc, t, a, c, b);
+  }
+  a = c;  // y rows 0 and 1 in a and b
+  int64_t rho = 2;
+  for (; rho < rows; ++rho) {
+    c = zero;
+    taps_3x3_row<true, true, true>(x + rho * ld, dc, t, a, b, c);
+    store16(y + (rho - 2) * ld, a);
+    a = b;
+    b = c;
+  }
+  for (; rho < rows + 2; ++rho) {  // the last two y rows
+    if (rho == rows) {
+      taps_3x3_row<false, true, true>(x + rho * ld, dc, t, a, b, c);
+    } else {
+      taps_3x3_row<false, false, true>(x + rho * ld, dc, t, a, b, c);
+    }
+    store16(y + (rho - 2) * ld, a);
+    a = b;
+  }
+}
+
+// y[j·ld + i] = 0 + w[0]·x[j·ld + i] + w[1]·x[j·ld + i + dc] + ... + w[8]·x[(j + 2)·ld + i + 2·dc] (tap order: the
+// bits `taps` gives with shifts kr·ld + kc·dc) for j < rows, i < width; y's columns [width, span) of those rows may be
+// written too (junk positions of the q-space), and x is read up to column span − 1 + 2·dc. Strips of 16 columns, the
+// last one moved back to end at span (overlapping: the same values, written twice); spans below 16 go by element.
+inline void taps_3x3(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width, int64_t span,
+                     float *y) {
+  if (rows <= 0 || width <= 0) return;
+  const Taps9 t = taps9(w);
+  if (span < 16) {
+    for (int64_t j = 0; j < rows; ++j) {
+      for (int64_t i = 0; i < width; ++i) {
+        const float *xp = x + j * ld + i;
+        float acc = 0.0f;
+        for (int64_t kr = 0; kr < 3; ++kr) {
+          for (int64_t kc = 0; kc < 3; ++kc) acc += w[kr * 3 + kc] * xp[kr * ld + kc * dc];
+        }
+        y[j * ld + i] = acc;
+      }
+    }
+    return;
+  }
+  for (int64_t c0 = 0; c0 < width; c0 += 16) {
+    const int64_t c = c0 + 16 <= span ? c0 : span - 16;
+    taps_3x3_strip(x + c, ld, dc, t, rows, y + c);
+  }
+}
+
+// dot_taps_3x3's vectors: the ISA's own, at most 8 lanes (AVX-512 too: with 16-lane strips its nine accumulators took
+// one multiply-add per x row each and ran at 40 % of the peak; the order of the sums does not depend on the width).
+constexpr int kGridLanes = kNativeLanes < 8 ? kNativeLanes : 8;
+typedef typename Native<kGridLanes>::F NF;
+typedef typename Native<kGridLanes>::J NJ;
+
+// Through a naturally aligned local (the template parameter drops the element alignment): GCC 12 keeps an
+// element-aligned local whose address is taken in memory. At most 32 bytes, which ASan's fake stack keeps.
+template <typename N>
+inline N load_aligned_local(const float *p) {
+  N v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename N>
+inline void store_aligned_local(float *p, N v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+
+inline NF load_nf(const float *p) { return load_aligned_local<NF>(p); }
+inline void store_nf(float *p, NF v) { store_aligned_local<NF>(p, v); }
+
+// One x row of a dot_taps_3x3 strip: the y rows ρ (yc, tap row 0), ρ − 1 (yb, tap row 1), ρ − 2 (ya, tap row 2)
+// times the row's three x vectors, into the nine tap accumulators (named, not an array or a struct: see
+// dot_taps_block).
+template <bool Start, bool Mid, bool End>
+inline void dot_3x3_row(const float *xr, int64_t dc, NF ya, NF yb, NF yc, NF &t0, NF &t1, NF &t2, NF &t3, NF &t4,
+                        NF &t5, NF &t6, NF &t7, NF &t8) {
+  const NF u0 = load_nf(xr), u1 = load_nf(xr + dc), u2 = load_nf(xr + 2 * dc);
+  if constexpr (Start) {
+    t0 += yc * u0;
+    t1 += yc * u1;
+    t2 += yc * u2;
+  }
+  if constexpr (Mid) {
+    t3 += yb * u0;
+    t4 += yb * u1;
+    t5 += yb * u2;
+  }
+  if constexpr (End) {
+    t6 += ya * u0;
+    t7 += ya * u1;
+    t8 += ya * u2;
+  }
+}
+
+// y's vector at p, its lanes from `keep` on zero when Partial (columns past the plane's width).
+template <bool Partial>
+inline NF load_y(const float *p, NJ keep) {
+  const NF v = load_nf(p);
+  if constexpr (Partial) return (NF)((NJ)v & keep);
+  return v;
+}
+
+// A strip of kGridLanes columns down all rows (rows ≥ 1), the y rows loaded once each and kept for the three x
+// rows that meet them.
+template <bool Partial>
+inline void dot_3x3_strip(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, NJ keep, NF &t0, NF &t1,
+                          NF &t2, NF &t3, NF &t4, NF &t5, NF &t6, NF &t7, NF &t8) {
+  NF ya = {}, yb = {}, yc = load_y<Partial>(y, keep);
+  dot_3x3_row<true, false, false>(x, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+  yb = yc;
+  if (rows > 1) {
+    yc = load_y<Partial>(y + ld, keep);
+    dot_3x3_row<true, true, false>(x + ld, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+  } else {
+    dot_3x3_row<false, true, false>(x + ld, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+  }
+  int64_t rho = 2;
+  for (; rho < rows; ++rho) {
+    ya = yb;
+    yb = yc;
+    yc = load_y<Partial>(y + rho * ld, keep);
+    dot_3x3_row<true, true, true>(x + rho * ld, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+  }
+  for (; rho < rows + 2; ++rho) {
+    ya = yb;
+    yb = yc;
+    if (rho == rows) {
+      dot_3x3_row<false, true, true>(x + rho * ld, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+    } else {
+      dot_3x3_row<false, false, true>(x + rho * ld, dc, ya, yb, yc, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+    }
+  }
+}
+
+// lanes[t·16 + l] += y[j·ld + i]·x[j·ld + i + kr·ld + kc·dc] (t = kr·3 + kc) over the columns i < width with
+// i ≡ l (mod 16), ascending, and in each column the rows j < rows, ascending: per lane block of the ISA's width,
+// nine accumulators that start at 0 and run through every strip of that block, then are added to the lanes. The
+// last strip's columns past width are zeroed in y (x is read up to kGridLanes − 1 columns past width + 2·dc in the
+// last rows, so the caller's x buffer must be readable and finite that far).
+inline void dot_taps_3x3(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
+                         float *lanes) {
+  static_assert(kDwTapLanes % kGridLanes == 0, "whole lane blocks");
+  if (rows <= 0 || width <= 0) return;
+  NJ lane = {};
+  for (int l = 0; l < kGridLanes; ++l) lane[l] = l;
+  for (int64_t block = 0; block < kDwTapLanes && block < width; block += kGridLanes) {
+    NF t0 = {}, t1 = {}, t2 = {}, t3 = {}, t4 = {}, t5 = {}, t6 = {}, t7 = {}, t8 = {};
+    int64_t c0 = block;
+    for (; c0 + kGridLanes <= width; c0 += kDwTapLanes) {
+      dot_3x3_strip<false>(y + c0, x + c0, ld, dc, rows, NJ{}, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+    }
+    if (c0 < width) {
+      const NJ keep = lane < static_cast<int32_t>(width - c0);
+      dot_3x3_strip<true>(y + c0, x + c0, ld, dc, rows, keep, t0, t1, t2, t3, t4, t5, t6, t7, t8);
+    }
+    float *l = lanes + block;
+    store_nf(l, load_nf(l) + t0);
+    store_nf(l + 16, load_nf(l + 16) + t1);
+    store_nf(l + 32, load_nf(l + 32) + t2);
+    store_nf(l + 48, load_nf(l + 48) + t3);
+    store_nf(l + 64, load_nf(l + 64) + t4);
+    store_nf(l + 80, load_nf(l + 80) + t5);
+    store_nf(l + 96, load_nf(l + 96) + t6);
+    store_nf(l + 112, load_nf(l + 112) + t7);
+    store_nf(l + 128, load_nf(l + 128) + t8);
+  }
+}
+
 // Half-width rows (8 to 15 floats, e.g. MobileNet's 14-wide planes): two overlapping 8-float moves per row.
 inline bool copy_half_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
   I8 any = {};

@@ -42,22 +42,46 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 
 const DwRowKernels &dw_row_kernels(Isa isa) {
   static const DwRowKernels kScalar{
-      dw_taps_f32__scalar,        dw_taps_channels_f32__scalar, dw_dot_taps_f32__scalar,
-      dw_copy_rows_f32__scalar,   dw_interleave_f32__scalar,    dw_deinterleave2_f32__scalar,
-      dw_widen_bf16_rows__scalar, dw_add_rows_f32__scalar,      Isa::kScalar,
+      dw_taps_f32__scalar,
+      dw_taps_channels_f32__scalar,
+      dw_dot_taps_f32__scalar,
+      dw_copy_rows_f32__scalar,
+      dw_interleave_f32__scalar,
+      dw_deinterleave2_f32__scalar,
+      dw_widen_bf16_rows__scalar,
+      dw_add_rows_f32__scalar,
+      dw_taps_3x3_f32__scalar,
+      dw_dot_taps_3x3_f32__scalar,
+      Isa::kScalar,
       "dw_rows_f32__scalar",
   };
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const DwRowKernels kAvx2{
-      dw_taps_f32__avx2_fma,        dw_taps_channels_f32__avx2_fma, dw_dot_taps_f32__avx2_fma,
-      dw_copy_rows_f32__avx2_fma,   dw_interleave_f32__avx2_fma,    dw_deinterleave2_f32__avx2_fma,
-      dw_widen_bf16_rows__avx2_fma, dw_add_rows_f32__avx2_fma,      Isa::kAvx2,
+      dw_taps_f32__avx2_fma,
+      dw_taps_channels_f32__avx2_fma,
+      dw_dot_taps_f32__avx2_fma,
+      dw_copy_rows_f32__avx2_fma,
+      dw_interleave_f32__avx2_fma,
+      dw_deinterleave2_f32__avx2_fma,
+      dw_widen_bf16_rows__avx2_fma,
+      dw_add_rows_f32__avx2_fma,
+      dw_taps_3x3_f32__avx2_fma,
+      dw_dot_taps_3x3_f32__avx2_fma,
+      Isa::kAvx2,
       "dw_rows_f32__avx2_fma",
   };
   static const DwRowKernels kAvx512{
-      dw_taps_f32__avx512f,        dw_taps_channels_f32__avx512f, dw_dot_taps_f32__avx512f,
-      dw_copy_rows_f32__avx512f,   dw_interleave_f32__avx512f,    dw_deinterleave2_f32__avx512f,
-      dw_widen_bf16_rows__avx512f, dw_add_rows_f32__avx512f,      Isa::kAvx512,
+      dw_taps_f32__avx512f,
+      dw_taps_channels_f32__avx512f,
+      dw_dot_taps_f32__avx512f,
+      dw_copy_rows_f32__avx512f,
+      dw_interleave_f32__avx512f,
+      dw_deinterleave2_f32__avx512f,
+      dw_widen_bf16_rows__avx512f,
+      dw_add_rows_f32__avx512f,
+      dw_taps_3x3_f32__avx512f,
+      dw_dot_taps_3x3_f32__avx512f,
+      Isa::kAvx512,
       "dw_rows_f32__avx512f",
   };
   return by_isa(isa, kScalar, &kAvx2, &kAvx512);
