@@ -340,11 +340,12 @@ TEST(KernelsDwRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
 }
 
 // dot_taps_3x3's order of sums (non-integer data): per lane, from 0, the columns ascending and in each column the
-// rows ascending, each product added with a fused multiply-add where the ISA has FMA; then added to the lane.
+// rows ascending, then added to the lane. Each product is added with a fused multiply-add or not, as the build
+// contracts the kernels' multiply-adds (the release build on FMA ISAs does, the -O1 asan build does not): all lanes
+// must match one of the two.
 TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
   for (Isa isa : usable_levels()) {
     const DwRowKernels &k = dw_row_kernels(isa);
-    const bool fused = isa != Isa::kScalar;
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = fractions(p.x_len(), 11);
       std::vector<float> y(static_cast<size_t>(p.n() + 16), 0.0f);
@@ -352,24 +353,25 @@ TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
       for (int64_t j = 0; j < p.rows; ++j) {
         for (int64_t i = 0; i < p.width; ++i) y[j * p.ld + i] = values[j * p.ld + i];
       }
-      std::vector<float> lanes = fractions(9 * kDwTapLanes, 13), expect = lanes;
+      std::vector<float> lanes = fractions(9 * kDwTapLanes, 13), fused = lanes, plain = lanes;
       const std::vector<int64_t> shift = p.shifts();
       for (int64_t t = 0; t < 9; ++t) {
         for (int64_t l = 0; l < kDwTapLanes; ++l) {
-          float acc = 0.0f;
+          float acc_fused = 0.0f, acc_plain = 0.0f;
           for (int64_t i = l; i < p.width; i += kDwTapLanes) {
             for (int64_t j = 0; j < p.rows; ++j) {
               const float a = y[j * p.ld + i], b = x[j * p.ld + i + shift[t]];
-              acc = fused ? std::fma(a, b, acc) : acc + a * b;
+              acc_fused = std::fma(a, b, acc_fused);
+              const volatile float product = a * b;  // rounded on its own, as an unfused multiply-add
+              acc_plain = acc_plain + product;
             }
           }
-          expect[t * kDwTapLanes + l] += acc;
+          fused[t * kDwTapLanes + l] += acc_fused;
+          plain[t * kDwTapLanes + l] += acc_plain;
         }
       }
       k.dot_taps_3x3(y.data(), x.data(), p.ld, p.dc, p.rows, p.width, lanes.data());
-      for (size_t i = 0; i < lanes.size(); ++i) {
-        EXPECT_EQ(lanes[i], expect[i]) << isa_name(isa) << " " << p.name() << " lane " << i;
-      }
+      EXPECT_TRUE(lanes == fused || lanes == plain) << isa_name(isa) << " " << p.name();
     }
   }
 }

@@ -1,8 +1,10 @@
 // Depthwise convolutions (one x channel per group: Cx_g = 1, any multiplier Cy_g) by direct row loops instead of
 // GEMMs whose K or M would be 1. A work item is one group; its planes are rounded into the slot once per sample.
 //   gradWeight (any stride): the shifted layout (shifted_geometry.hpp): x's padded box per stride phase, dy in
-//     q-space, and per phase one dot_taps pass over the plane for all of that phase's taps (kernels/dw_rows.hpp).
-//   gradInput, stride 1: the flipped forward relation in the shifted layout, one `taps` call per plane.
+//     q-space, and per phase one dot_taps pass over the plane for all of that phase's taps (kernels/dw_rows.hpp);
+//     2-D 3 × 3 planes at stride 1 one dot_taps_3x3 pass (Grid3).
+//   gradInput, stride 1: the flipped forward relation in the shifted layout, one `taps` call per plane (taps_3x3 for
+//     a 2-D 3 × 3 plane: the same bits).
 //   gradInput, other strides: per stride phase of x a stride-1 correlation of dy with that phase's taps, all phases
 //     reading one padded box of dy (one `taps` call per phase), then the phase planes woven into dx rows.
 // In the shifted layout the padding and junk positions add products with zeros, so a non-finite result hands the

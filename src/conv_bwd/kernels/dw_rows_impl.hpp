@@ -244,50 +244,49 @@ struct Taps9 {
 
 inline Taps9 taps9(const float *w) { return Taps9{w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]}; }
 
-// One x row of a taps_3x3 strip of 16 columns: c starts y row ρ, b (row ρ − 1) and a (row ρ − 2) go on. Each
-// accumulator takes its taps in kc order, so every y element gets its sum in tap order.
-template <bool Start, bool Mid, bool End>
-inline void taps_3x3_row(const float *xr, int64_t dc, const Taps9 &t, V16 &a, V16 &b, V16 &c) {
-  const V16 u0 = load16(xr);
-  if constexpr (Start) c += t.w0 * u0;
-  if constexpr (Mid) b += t.w3 * u0;
-  if constexpr (End) a += t.w6 * u0;
-  const V16 u1 = load16(xr + dc);
-  if constexpr (Start) c += t.w1 * u1;
-  if constexpr (Mid) b += t.w4 * u1;
-  if constexpr (End) a += t.w7 * u1;
-  const V16 u2 = load16(xr + 2 * dc);
-  if constexpr (Start) c += t.w2 * u2;
-  if constexpr (Mid) b += t.w5 * u2;
-  if constexpr (End) a += t.w8 * u2;
+// acc plus one tap row's three taps of x row xr (weights w0, w1, w2), in kc order: the strip's edge rows, where not
+// every accumulator takes that x row. (By value: a vector passed by reference needs a frame slot, and the asan
+// build's aligned moves of a zmm there fault on ASan's fake stack.)
+inline V16 add_tap_row(V16 acc, const float *xr, int64_t dc, float w0, float w1, float w2) {
+  acc += w0 * load16(xr);
+  acc += w1 * load16(xr + dc);
+  acc += w2 * load16(xr + 2 * dc);
+  return acc;
 }
 
-// A strip of 16 columns of taps_3x3 down all rows (rows ≥ 1): x rows 0 and 1 start the first two y rows, then each
-// x row finishes the row two above it (stored) and the accumulators move up.
+// A strip of 16 columns of taps_3x3 down all rows (rows ≥ 1). Accumulator c starts y row ρ at x row ρ, b holds
+// row ρ − 1 and a row ρ − 2, which x row ρ finishes (stored); then they move up. In the steady loop each x vector
+// is loaded once and feeds all three, one load at a time (three live x vectors spill on AVX2); each accumulator
+// still takes its taps in kc order, so every y element gets its sum in tap order.
 inline void taps_3x3_strip(const float *x, int64_t ld, int64_t dc, const Taps9 &t, int64_t rows, float *y) {
   const V16 zero = {};
-  V16 a = zero, b = zero, c = zero;
-  taps_3x3_row<true, false, false>(x, dc, t, a, b, c);  // y row 0 in c
-  if (rows > 1) {
-    taps_3x3_row<true, true, false>(x + ld, dc, t, a, c, b);  // y row 0 in c, row 1 in b
-  } else {
-    taps_3x3_row<false, true, false>(x + ld, dc, t, a, c, b);
-  }
-  a = c;  // y rows 0 and 1 in a and b
+  V16 a = add_tap_row(zero, x, dc, t.w0, t.w1, t.w2);  // y row 0
+  a = add_tap_row(a, x + ld, dc, t.w3, t.w4, t.w5);
+  V16 b = rows > 1 ? add_tap_row(zero, x + ld, dc, t.w0, t.w1, t.w2) : zero;  // y row 1
   int64_t rho = 2;
   for (; rho < rows; ++rho) {
-    c = zero;
-    taps_3x3_row<true, true, true>(x + rho * ld, dc, t, a, b, c);
+    const float *xr = x + rho * ld;
+    V16 c = zero;
+    const V16 u0 = load16(xr);
+    c += t.w0 * u0;
+    b += t.w3 * u0;
+    a += t.w6 * u0;
+    const V16 u1 = load16(xr + dc);
+    c += t.w1 * u1;
+    b += t.w4 * u1;
+    a += t.w7 * u1;
+    const V16 u2 = load16(xr + 2 * dc);
+    c += t.w2 * u2;
+    b += t.w5 * u2;
+    a += t.w8 * u2;
     store16(y + (rho - 2) * ld, a);
     a = b;
     b = c;
   }
   for (; rho < rows + 2; ++rho) {  // the last two y rows
-    if (rho == rows) {
-      taps_3x3_row<false, true, true>(x + rho * ld, dc, t, a, b, c);
-    } else {
-      taps_3x3_row<false, false, true>(x + rho * ld, dc, t, a, b, c);
-    }
+    const float *xr = x + rho * ld;
+    if (rho == rows) b = add_tap_row(b, xr, dc, t.w3, t.w4, t.w5);
+    a = add_tap_row(a, xr, dc, t.w6, t.w7, t.w8);
     store16(y + (rho - 2) * ld, a);
     a = b;
   }
