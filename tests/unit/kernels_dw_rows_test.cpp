@@ -264,6 +264,15 @@ struct GridPlane {
   int64_t rows, width, ld, dc;
   int64_t n() const { return (rows - 1) * ld + width; }
   int64_t x_len() const { return n() + 2 * ld + 2 * dc + 16; }
+  // The plane's values in q-space: zeros at the junk columns and past the plane (16 more, which the last strip may
+  // read).
+  std::vector<float> q_space(const std::vector<float> &values) const {
+    std::vector<float> y(static_cast<size_t>(n() + 16), 0.0f);
+    for (int64_t j = 0; j < rows; ++j) {
+      for (int64_t i = 0; i < width; ++i) y[j * ld + i] = values[j * ld + i];
+    }
+    return y;
+  }
   std::vector<int64_t> shifts() const {
     std::vector<int64_t> shift(9);
     for (int64_t t = 0; t < 9; ++t) shift[t] = (t / 3) * ld + (t % 3) * dc;
@@ -319,11 +328,7 @@ TEST(KernelsDwRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
     const DwRowKernels &k = dw_row_kernels(isa);
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = integers(p.x_len(), 8);
-      std::vector<float> y(static_cast<size_t>(p.n() + 16), 0.0f);
-      const std::vector<float> values = integers(p.n(), 9);
-      for (int64_t j = 0; j < p.rows; ++j) {
-        for (int64_t i = 0; i < p.width; ++i) y[j * p.ld + i] = values[j * p.ld + i];
-      }
+      const std::vector<float> y = p.q_space(integers(p.n(), 9));
       std::vector<float> lanes = integers(11 * kDwTapLanes, 10), expect = lanes;
       const std::vector<int64_t> shift = p.shifts();
       for (int64_t t = 0; t < 9; ++t) {
@@ -348,11 +353,7 @@ TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
     const DwRowKernels &k = dw_row_kernels(isa);
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = fractions(p.x_len(), 11);
-      std::vector<float> y(static_cast<size_t>(p.n() + 16), 0.0f);
-      const std::vector<float> values = fractions(p.n(), 12);
-      for (int64_t j = 0; j < p.rows; ++j) {
-        for (int64_t i = 0; i < p.width; ++i) y[j * p.ld + i] = values[j * p.ld + i];
-      }
+      const std::vector<float> y = p.q_space(fractions(p.n(), 12));
       std::vector<float> lanes = fractions(9 * kDwTapLanes, 13), fused = lanes, plain = lanes;
       const std::vector<int64_t> shift = p.shifts();
       for (int64_t t = 0; t < 9; ++t) {
