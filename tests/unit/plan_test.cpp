@@ -208,7 +208,8 @@ TEST(Plan, DepthwiseBothOutputsInOnePassWhenThePlanesKeepTheirSize) {
 // ISA here, in FP32 and BF16, with multipliers, dilation, uneven pads, 1-D and 3-D, and channels-last views.
 TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
   for (const char *g : {"mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", "mb1_g3_ic3oc6_ih11iw13_kh4kw3_ph1:2pw1:3_dh1dw2",
-                        "mb2_g4_ic4oc4_iw70_kw5_pw2", "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1"}) {
+                        "mb2_g4_ic4oc4_iw70_kw5_pw2", "mb1_g3_ic3oc3_id5ih6iw7_kd3kh3kw3_pd1ph1pw1",
+                        "mb2_g4_ic4oc4_ih9iw17_kh3kw3_ph1pw1"}) {
     for (const char *dt : {"_dtf32", "_dtbf16"}) {
       for (bool channels_last : {false, true}) {
         ConvCase c = parse_case(std::string(g) + dt, Data::kRandom, 31);

@@ -96,7 +96,9 @@ void grid_or_flat_taps(const DwRowKernels &k, const Grid3 &g, const float *x, co
 }
 
 // gradWeight's nine lane blocks over the grid (dot_taps_3x3, its own order) for planes at least 8 wide, else the flat
-// dot_taps. The x box is followed by finite data in its slot (dy's buffer) for the columns dot_taps_3x3 reads past it.
+// dot_taps. The columns dot_taps_3x3 reads past the x box (at most 7, meeting zeroed y lanes) fall in dy's buffer of
+// the same group, which follows it in the slot: readable, and not finite only when the group's gradWeight is not
+// finite anyway (the whole output then goes to the reference).
 void grid_or_flat_dot_taps(const DwRowKernels &k, const Grid3 &g, const float *y, const float *x, const int64_t *shift,
                            int64_t taps, int64_t n, float *lanes) {
   if (g.ok && taps == 9 && g.width >= 8) {
