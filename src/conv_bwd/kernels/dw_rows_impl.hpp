@@ -409,8 +409,9 @@ inline void dot_3x3_strip(const float *y, const float *x, int64_t ld, int64_t dc
 // lanes[t·16 + l] += y[j·ld + i]·x[j·ld + i + kr·ld + kc·dc] (t = kr·3 + kc) over the columns i < width with
 // i ≡ l (mod 16), ascending, and in each column the rows j < rows, ascending: per lane block of the ISA's width,
 // nine accumulators that start at 0 and run through every strip of that block, then are added to the lanes. The
-// last strip's columns past width are zeroed in y (x is read up to kGridLanes − 1 columns past width + 2·dc in the
-// last rows, so the caller's x buffer must be readable and finite that far).
+// last strip's columns past width are zeroed in y; x is read up to kGridLanes − 1 columns past width + 2·dc in the
+// last rows, so the caller's x buffer must be readable that far (the values there meet those zeroed lanes: a
+// non-finite one makes the sums NaN, which the callers' finite checks send to the reference).
 inline void dot_taps_3x3(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
                          float *lanes) {
   static_assert(kDwTapLanes % kGridLanes == 0, "whole lane blocks");
