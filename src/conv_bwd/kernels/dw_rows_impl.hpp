@@ -325,22 +325,9 @@ constexpr int kGridLanes = kNativeLanes < 8 ? kNativeLanes : 8;
 typedef typename Native<kGridLanes>::F NF;
 typedef typename Native<kGridLanes>::J NJ;
 
-// Through a naturally aligned local (the template parameter drops the element alignment): GCC 12 keeps an
-// element-aligned local whose address is taken in memory. At most 32 bytes, which ASan's fake stack keeps.
-template <typename N>
-inline N load_aligned_local(const float *p) {
-  N v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename N>
-inline void store_aligned_local(float *p, N v) {
-  __builtin_memcpy(p, &v, sizeof v);
-}
-
-inline NF load_nf(const float *p) { return load_aligned_local<NF>(p); }
-inline void store_nf(float *p, NF v) { store_aligned_local<NF>(p, v); }
+// Through load_native's naturally aligned local (an element-aligned one stays in memory).
+inline NF load_nf(const float *p) { return load_native<NF>(p); }
+inline void store_nf(float *p, NF v) { store_native<NF>(p, v); }
 
 // One x row of a dot_taps_3x3 strip: the y rows ρ (yc, tap row 0), ρ − 1 (yb, tap row 1), ρ − 2 (ya, tap row 2)
 // times the row's three x vectors, into the nine tap accumulators (named, not an array or a struct: see

@@ -104,6 +104,22 @@ inline F16 odds(F16 x, F16 y) {
   return __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
 }
 
+// One vector of at most 32 bytes from p (to p) through a naturally aligned local (the template parameter drops the
+// element alignment): GCC 12 kept an element-aligned local whose address is taken in memory. ASan's fake stack keeps
+// 32-byte alignment (not 64: the AVX-512 values below stay the plain types).
+template <typename N>
+inline N load_native(const float *p) {
+  static_assert(sizeof(N) <= 32, "ASan's fake stack keeps at most 32-byte alignment");
+  N v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename N>
+inline void store_native(float *p, N v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+
 #if defined(__AVX512F__)
 // AVX-512: a register holds 16 lanes, and the values are the plain vector types. (x86 GCC gives a struct holding a
 // zmm a 64-byte aligned frame slot whatever its members' declared alignment, and aligned moves there fault on ASan's
@@ -221,16 +237,7 @@ inline Vec<L, I> &operator|=(Vec<L, I> &a, Vec<L, I> b) {
   return a = a | b;
 }
 
-// Part by part: a memcpy of the whole value would go through a frame slot. Through a naturally aligned local (the
-// template parameter drops the element alignment): GCC 12 kept an element-aligned local whose address is taken in
-// memory. Its alignment is at most 32 bytes here, which ASan's fake stack keeps.
-template <typename N>
-inline N load_native(const float *p) {
-  N v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
+// Part by part: a memcpy of the whole value would go through a frame slot.
 template <typename V, std::size_t... K>
 inline V load(const float *p, std::index_sequence<K...>) {
   return V{{load_native<typename V::N>(p + K * V::W)...}};
@@ -239,11 +246,6 @@ inline V load(const float *p, std::index_sequence<K...>) {
 template <typename V>
 inline V load(const float *p) {
   return load<V>(p, std::make_index_sequence<V::Parts>());
-}
-
-template <typename N>
-inline void store_native(float *p, N v) {
-  __builtin_memcpy(p, &v, sizeof v);
 }
 
 template <typename V, std::size_t... K>
