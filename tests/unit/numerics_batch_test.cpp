@@ -101,4 +101,47 @@ TEST(NumericsBatch, Fp16DecodeMatchesForEveryCode) {
   }
 }
 
+TEST(NumericsBatch, Fp16DecodeMatchesForEveryCodeContiguous) {
+  std::vector<uint16_t> codes(65536);
+  for (uint32_t c = 0; c < 65536; ++c) codes[c] = static_cast<uint16_t>(c);
+  std::vector<float> out(65536);
+  numerics::fp16_to_fp32_n(codes.data(), 1, 65536, out.data());  // whole vectors (F16C where the CPU has it)
+  for (uint32_t c = 0; c < 65536; ++c) {
+    ASSERT_EQ(bits_of(out[c]), bits_of(numerics::fp16_to_fp32(static_cast<uint16_t>(c)))) << "code " << c;
+  }
+}
+
+// Every run length up to three vectors and more, from a shifting start, so that every remainder of the vector loops
+// (and runs shorter than one vector) meets NaNs, subnormals and both zeros; nothing past the run is written.
+TEST(NumericsBatch, ShortRunsConvertEveryElementAndNothingElse) {
+  std::mt19937 rng(11);
+  std::vector<uint16_t> codes(64);
+  std::vector<float> floats(64);
+  const uint16_t specials[] = {0x0000, 0x8000, 0x0001, 0x83FF, 0x7C00, 0xFC00, 0x7C01, 0x7E00, 0xFDFF, 0x3C00};
+  const float poison = float_of(0x7FA5A5A5u);
+  const uint16_t poison16 = 0xA5A5;
+  for (int64_t n = 0; n <= 40; ++n) {
+    for (int64_t start = 0; start < 3; ++start) {
+      for (size_t i = 0; i < codes.size(); ++i) {
+        codes[i] = (i % 7 == 3) ? specials[(i / 7) % 10] : static_cast<uint16_t>(rng());
+        floats[i] = numerics::fp16_to_fp32(codes[i]) * ((i % 5 == 1) ? 1.0009765625f : 1.0f);  // some need rounding
+      }
+      std::vector<float> out(n + 8, poison);
+      numerics::fp16_to_fp32_n(codes.data() + start, 1, n, out.data());
+      std::vector<uint16_t> h(n + 8, poison16), b(n + 8, poison16);
+      numerics::fp32_to_fp16_n(floats.data() + start, n, h.data(), 1);
+      numerics::fp32_to_bf16_n(floats.data() + start, n, b.data(), 1);
+      for (int64_t i = 0; i < n + 8; ++i) {
+        const bool in_run = i < n;
+        const uint16_t code = codes[start + i];
+        const float x = floats[start + i];
+        EXPECT_EQ(bits_of(out[i]), in_run ? bits_of(numerics::fp16_to_fp32(code)) : bits_of(poison))
+            << "decode n " << n << " start " << start << " i " << i;
+        EXPECT_EQ(h[i], in_run ? numerics::fp32_to_fp16(x) : poison16) << "fp16 n " << n << " i " << i;
+        EXPECT_EQ(b[i], in_run ? numerics::fp32_to_bf16(x) : poison16) << "bf16 n " << n << " i " << i;
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -38,6 +38,14 @@ class Rounding {
   // Whether grad_input(float) returns its argument unchanged (C is not FP16/BF16).
   bool grad_input_is_identity() const { return compute_ != ComputeType::kFp16 && compute_ != ComputeType::kBf16; }
 
+  // Whether storing an fp32 accumulator into `dtype` already gives grad_input(accumulator)'s value: C is FP16 or BF16
+  // and so is dtype (converting to a format rounds to it exactly as grad_input does, RNE, NaN quieted with its top
+  // payload kept; rounding twice to one format is rounding once).
+  bool grad_input_rounded_by_storing_as(aclDataType dtype) const {
+    return (compute_ == ComputeType::kFp16 && dtype == ACL_FLOAT16) ||
+           (compute_ == ComputeType::kBf16 && dtype == ACL_BF16);
+  }
+
   // dW kernels always output fp32.
   float grad_weight(double sum) const { return static_cast<float>(sum); }
 
