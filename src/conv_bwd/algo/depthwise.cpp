@@ -116,13 +116,17 @@ bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
 // Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
 bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
 
-// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 is
-// read as is, widened by vectors for BF16 rows, else decoded (the caller's finish() rounds them).
+// Whether r's rows are FP32 with unit spacing: read where they lie (copied by copy_rows), and rounded afterwards by
+// the caller's finish() when the compute type needs it (HF32), instead of decoded row by row.
+bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLOAT && r.view().strides[4] == 1; }
+
+// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32,
+// widened by vectors for BF16 rows, else decoded (the caller's finish() rounds them).
 void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd) {
   const View5 &v = r.view();
-  if (plain_rows(r)) {
-    k.copy_rows(r.plain_data() + at, v.strides[3], rows, n, dst, ldd);
+  if (fp32_rows(r)) {
+    k.copy_rows(static_cast<const float *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
     return;
   }
   if (v.dtype == ACL_BF16 && v.strides[4] == 1) {
@@ -241,10 +245,10 @@ void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const P
         if (xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) continue;
         const int64_t index = v.index(n, channel, xd, xh, 0);
         const float *src = row;
-        if (plain_rows(x)) {
-          src = x.plain_data() + index;
+        if (fp32_rows(x)) {
+          src = static_cast<const float *>(v.data) + index;
         } else {
-          x.decode(index, v.strides[4], xw_n, row);
+          read_rows(k, x, index, 1, xw_n, row, xw_n);  // BF16 widened by the row kernel, others decoded
         }
         if (ze > zc) k.deinterleave2(src + 2 * (zc + u), 0, 1, ze - zc, half[0] + at + zc, half[1] + at + zc, 0);
         for (int a = 0; a < 2; ++a) {
@@ -315,7 +319,10 @@ bool store_q_plane(const ShiftedGeometry &geo, const int64_t size[kSpatial], flo
   const int64_t rows = size[0] * size[1], ow_n = size[2];
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t from = ((r / size[1]) * geo.hp + r % size[1]) * geo.wp;
-    if (from != r * ow_n) std::memmove(q + r * ow_n, q + from, static_cast<size_t>(ow_n) * sizeof(float));
+    // Down, never up (from ≥ r·ow_n), so ascending copies are safe; inline (a memmove call per short row cost more).
+    if (from != r * ow_n) {
+      for (int64_t i = 0; i < ow_n; ++i) q[r * ow_n + i] = q[from + i];
+    }
   }
   const bool finite = all_finite(q, rows * ow_n);
   store_run(out, n, channel, 0, rows * ow_n, q, ResultKind::kGradInput, rounding);
