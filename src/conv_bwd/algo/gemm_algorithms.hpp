@@ -18,8 +18,10 @@
 // therefore report whether that factor held a non-finite value, and the caller recomputes with the reference.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
+#include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/dw_rows.hpp"
@@ -31,7 +33,11 @@ namespace conv_bwd {
 
 constexpr int64_t kGemmKc = 256;                       // K block: fixed, so sums never depend on the partition
 constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
-constexpr int64_t kWeightKParts = 4;        // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+// The NT gradWeight loops take dy rows in passes of kNtRowTiles MR-row tiles, which stay in L2 while every column of
+// the item goes by; rows that are packed (not read where they lie) are packed pass by pass (nt_pass_rows per pass).
+constexpr int64_t kNtRowTiles = 8;
+inline int64_t nt_pass_rows(int64_t m, int mr) { return std::min(round_up(m, mr), kNtRowTiles * mr); }
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 constexpr int64_t kShiftedKc =

@@ -96,12 +96,12 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
-  // Slot: dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at stride 2 across
-  // one x row (decoded for the pairs of phases).
+  // Slot: one pass of dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at
+  // stride 2 across one x row (decoded for the pairs of phases).
   const int64_t dy_block_floats = round_up(m, nt.mr) * b.kc;
   const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
   auto slot_of = [&](int64_t channels, bool shared_dy) {
-    return (shared_dy ? 0 : dy_block_floats) + channels * window + int64_table_floats(kk) + row;
+    return (shared_dy ? 0 : nt_pass_rows(m, nt.mr) * b.kc) + channels * window + int64_table_floats(kk) + row;
   };
   // An item's fixed cost is about 24/K channels' worth of kernel time: packing its dy block (unless shared) and
   // reading all of it, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 %

@@ -91,15 +91,14 @@ class ShiftedWeightGemm {
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
-    float *a = shared_dy_ != nullptr ? shared_dy_block(blk.g, blk.kb) : scratch;
-    float *windows = shared_dy_ != nullptr ? scratch : scratch + round_up(m_, uk_.mr) * lda_;
+    // dy rows not shared are packed one pass of rows at a time, just before the kernel reads them (from L2).
+    const bool per_pass = shared_dy_ == nullptr;
+    float *a = per_pass ? scratch : shared_dy_block(blk.g, blk.kb);
+    float *windows = per_pass ? scratch + nt_pass_rows(m_, uk_.mr) * lda_ : scratch;
     // In place: whole MR tiles of dy rows (and with in_place every x row) are read where they lie; only a last partial
     // tile is packed.
     const bool in_place = in_place_ && kcp == blk.kc;
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk_.mr * uk_.mr : 0;
-    if (shared_dy_ == nullptr) {
-      for (int64_t r = m_in_place; r < round_up(m_, uk_.mr); ++r) pack_dy_row(blk, kcp, r, a + r * lda_);
-    }
     if (!in_place) {
       float *row = windows + cpi_ * window_ + int64_table_floats(kk_);  // after the tap table (gemm_blocking.cpp)
       for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_, row);
@@ -110,8 +109,13 @@ class ShiftedWeightGemm {
     int64_t *tap_at = int64_table(scratch, (windows - scratch) + blk.channels * window_);
     for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
-    const int64_t mc = 8 * static_cast<int64_t>(uk_.mr), cols = blk.channels * kk_;
+    const int64_t mc = kNtRowTiles * uk_.mr, cols = blk.channels * kk_;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+      const float *pass = per_pass ? a : a + i0 * lda_;  // row i of the pass at pass + (i - i0)·lda
+      if (per_pass) {
+        const int64_t end = std::min(round_up(m_, uk_.mr), i0 + mc);
+        for (int64_t r = std::max(i0, m_in_place); r < end; ++r) pack_dy_row(blk, kcp, r, a + (r - i0) * lda_);
+      }
       int64_t ch_j = 0, tap_j = 0;  // column j = ch_j·K + tap_j, advanced without dividing
       for (int64_t j = 0; j < cols; j += uk_.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
@@ -129,7 +133,7 @@ class ShiftedWeightGemm {
             uk_.run(kcp, dy_data + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.q0, yv.strides[1], rows,
                     acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else {
-            uk_.run(kcp, a + i * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+            uk_.run(kcp, pass + (i - i0) * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           }
         }
       }
