@@ -256,5 +256,15 @@ void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out) 
   for (int64_t i = 0; i < n; ++i) dst[i] = fp16_bits_to_fp32_bits(src[i * stride]);
 }
 
+void fp16_rows_to_fp32(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (have_f16c()) {  // one dispatch for the rows (a depthwise plane is 14 rows of 14)
+    for (int64_t r = 0; r < rows; ++r) fp16_to_fp32_f16c(src + r * lds, n, dst + r * ldd);
+    return;
+  }
+#endif
+  for (int64_t r = 0; r < rows; ++r) fp16_to_fp32_n(src + r * lds, 1, n, dst + r * ldd);
+}
+
 }  // namespace numerics
 }  // namespace aclnn_cpu

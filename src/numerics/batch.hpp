@@ -21,5 +21,8 @@ void fp32_to_bf16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride);
 // out[i] = fp16_to_fp32(src[i · stride]).
 void fp16_to_fp32_n(const uint16_t *src, int64_t stride, int64_t n, float *out);
 
+// dst[r · ldd + i] = fp16_to_fp32(src[r · lds + i]), r < rows, i < n: unit-spaced rows of a plane in one call.
+void fp16_rows_to_fp32(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+
 }  // namespace numerics
 }  // namespace aclnn_cpu

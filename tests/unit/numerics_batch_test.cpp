@@ -144,4 +144,24 @@ TEST(NumericsBatch, ShortRunsConvertEveryElementAndNothingElse) {
   }
 }
 
+// Rows of a plane with their own pitches on both sides: every row's elements converted, the gaps left alone.
+TEST(NumericsBatch, Fp16RowsConvertEachRowAndLeaveTheGaps) {
+  const uint16_t specials[] = {0x0000, 0x8000, 0x0001, 0x83FF, 0x7C00, 0xFC00, 0x7C01, 0x7E00, 0xFDFF, 0x3C00};
+  const float poison = float_of(0x7FA5A5A5u);
+  std::mt19937 rng(5);
+  for (int64_t n : {1, 7, 8, 9, 14, 16, 23}) {
+    const int64_t rows = 5, lds = n + 3, ldd = n + 2;
+    std::vector<uint16_t> src(rows * lds);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = i % 4 == 1 ? specials[i % 10] : static_cast<uint16_t>(rng());
+    std::vector<float> dst(rows * ldd, poison);
+    numerics::fp16_rows_to_fp32(src.data(), lds, rows, n, dst.data(), ldd);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t i = 0; i < ldd; ++i) {
+        const uint32_t want = i < n ? bits_of(numerics::fp16_to_fp32(src[r * lds + i])) : bits_of(poison);
+        EXPECT_EQ(bits_of(dst[r * ldd + i]), want) << "n " << n << " row " << r << " i " << i;
+      }
+    }
+  }
+}
+
 }  // namespace

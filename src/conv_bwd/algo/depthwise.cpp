@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 
 #include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/index_math.hpp"
@@ -23,6 +22,7 @@
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/parallel.hpp"
+#include "numerics/batch.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -121,7 +121,7 @@ bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4
 bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLOAT && r.view().strides[4] == 1; }
 
 // rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32,
-// widened by vectors for BF16 rows, else decoded (the caller's finish() rounds them).
+// widened by vectors for BF16 and FP16 rows, else decoded (the caller's finish() rounds them).
 void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd) {
   const View5 &v = r.view();
@@ -131,6 +131,10 @@ void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_
   }
   if (v.dtype == ACL_BF16 && v.strides[4] == 1) {
     k.widen_bf16_rows(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
+    return;
+  }
+  if (v.dtype == ACL_FLOAT16 && v.strides[4] == 1) {
+    numerics::fp16_rows_to_fp32(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
     return;
   }
   for (int64_t i = 0; i < rows; ++i) r.decode(at + i * v.strides[3], v.strides[4], n, dst + i * ldd);
