@@ -18,6 +18,7 @@
 
 #include "conv_bwd/kernels/dw_rows.hpp"
 #include "core/isa.hpp"
+#include "numerics/formats.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -171,6 +172,47 @@ TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
         }
       }
       EXPECT_EQ(dst[rows * ldd], -7.0f) << isa_name(isa) << " n " << n;
+    }
+  }
+}
+
+// Every column remainder (below one vector: element by element; else vectors and the last one again), both ties and
+// both HF32 widths, on random bit patterns with NaNs, Infs, subnormals, zeros and exact ties among them.
+TEST(KernelsDwRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {
+  const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x7F800000u, 0xFF800000u,
+                               0x7F800001u, 0x7FC00000u, 0xFFFFFFFFu, 0x7F7FFFFFu, 0x3F801000u, 0x3F800800u};
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int bits : {10, 11}) {
+      for (Hf32Rounding ties : {Hf32Rounding::kTiesAway, Hf32Rounding::kNearestEven}) {
+        Hf32Rows h;
+        h.drop = static_cast<uint32_t>(23 - bits);
+        h.half = 1u << (h.drop - 1);
+        h.keep = ~((1u << h.drop) - 1u);
+        h.ties_away = ties == Hf32Rounding::kTiesAway;
+        for (int64_t n : {0, 1, 3, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
+          const int64_t rows = 3, lds = n + 5, ldd = n + 2;
+          std::vector<float> src(static_cast<size_t>(rows * lds));
+          uint32_t seed = 23;
+          for (size_t i = 0; i < src.size(); ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            const uint32_t u = i % 5 == 2 ? specials[(i / 5) % 12] : seed;
+            std::memcpy(&src[i], &u, 4);
+          }
+          std::vector<float> dst(static_cast<size_t>(rows * ldd + 1), -7.0f);
+          k.round_rows_hf32(src.data(), lds, rows, n, dst.data(), ldd, h);
+          for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t i = 0; i < ldd; ++i) {
+              const float want = i < n ? numerics::round_to_hf32(src[r * lds + i], bits, ties) : -7.0f;
+              uint32_t got, expected;
+              std::memcpy(&got, &dst[r * ldd + i], 4);
+              std::memcpy(&expected, &want, 4);
+              ASSERT_EQ(got, expected) << isa_name(isa) << " bits " << bits << " n " << n << " row " << r << " col "
+                                       << i;
+            }
+          }
+        }
+      }
     }
   }
 }

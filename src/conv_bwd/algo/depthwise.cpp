@@ -120,6 +120,19 @@ bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4
 // the caller's finish() when the compute type needs it (HF32), instead of decoded row by row.
 bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLOAT && r.view().strides[4] == 1; }
 
+// Whether r's rows are FP32 with unit spacing in an HF32 call: copied into the boxes rounded, by round_rows_hf32 with
+// h.
+bool hf32_rows(const OperandReader &r, Hf32Rows *h) {
+  int bits = 0;
+  Hf32Rounding ties = Hf32Rounding::kTiesAway;
+  if (!fp32_rows(r) || !r.rounding().hf32(&bits, &ties) || bits >= 23 || bits < 1) return false;
+  h->drop = static_cast<uint32_t>(23 - bits);
+  h->half = 1u << (h->drop - 1);
+  h->keep = ~((1u << h->drop) - 1u);
+  h->ties_away = ties == Hf32Rounding::kTiesAway;
+  return true;
+}
+
 // rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32,
 // widened by vectors for BF16 and FP16 rows, else decoded (the caller's finish() rounds them).
 void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
@@ -156,11 +169,19 @@ void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const O
     hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
   }
   if (lo[1] >= hi[1] || lo[2] >= hi[2]) return;
+  Hf32Rows hf32;
+  const bool rounded_rows = hf32_rows(r, &hf32);
   for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
     const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
-    read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], out + zd * plane + lo[1] * geo.wp + lo[2], geo.wp);
+    float *dst = out + zd * plane + lo[1] * geo.wp + lo[2];
+    if (rounded_rows) {
+      k.round_rows_hf32(static_cast<const float *>(v.data) + at, v.strides[3], hi[1] - lo[1], hi[2] - lo[2], dst,
+                        geo.wp, hf32);
+    } else {
+      read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], dst, geo.wp);
+    }
   }
-  if (!plain_rows(r)) r.finish(out, geo.dp * plane);  // zeros stay zeros
+  if (!plain_rows(r) && !rounded_rows) r.finish(out, geo.dp * plane);  // zeros stay zeros
 }
 
 // Zeroes the buffers pack_box and pack_q_space fill (their padding and junk positions stay zero from then on).

@@ -29,6 +29,7 @@ class OperandReader {
         plain_(fp32_exact() && !check_finite) {}
 
   const View5 &view() const { return view_; }
+  const Rounding &rounding() const { return rounding_; }
 
   // True when the operand is FP32 that needs no rounding: its values can be used where they lie (the finite scan,
   // if asked for, is then the caller's business).

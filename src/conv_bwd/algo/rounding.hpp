@@ -23,6 +23,14 @@ class Rounding {
   // operand() applied in place to v[0 .. count).
   void operands(float *v, int64_t count) const;
 
+  // Whether operand() rounds to HF32 (the compute type), and if so with how many mantissa bits and which ties.
+  bool hf32(int *mantissa_bits, Hf32Rounding *ties) const {
+    if (compute_ != ComputeType::kHf32) return false;
+    *mantissa_bits = hf32_mantissa_bits_;
+    *ties = hf32_rounding_;
+    return true;
+  }
+
   // Whether every value of `dtype` is already a value of the compute type (operand() is then the identity).
   bool keeps_every_value_of(aclDataType dtype) const;
 

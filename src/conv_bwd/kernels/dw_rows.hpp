@@ -10,6 +10,8 @@
 //   deinterleave2: even[r·ldd + z] = src[r·lds + 2z], odd[r·ldd + z] = src[r·lds + 2z + 1] for z < n (x rows split into
 //         their two stride phases across: depthwise_weight's phase boxes at stride 2)
 //   widen_bf16_rows: dst[r·ldd + i] = the BF16 code src[r·lds + i] as fp32 (exact: its upper half)
+//   round_rows_hf32: dst[r·ldd + i] = src[r·lds + i] rounded to HF32 (Hf32Rows), in one pass: FP32 operands of an
+//         HF32 call copied into their boxes rounded instead of copied and then rounded (numerics' round_to_hf32)
 //   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
 //         phases woven into one row: direct_data's dx at stride s); returns whether every value stored is finite
 //   taps_3x3: `taps` over the 3 × 3 grid of shifts kr·ld + kc·dc (tap kr·3 + kc) for a plane of rows × width in the
@@ -30,6 +32,13 @@ namespace conv_bwd {
 
 constexpr int kDwTapLanes = 16;  // dot_taps' lanes per tap
 
+// HF32 rounding on fp32 bits: `drop` low mantissa bits (1 ≤ drop ≤ 22) rounded off, ties away from zero or to even;
+// half = 2^(drop − 1), keep = the bits kept. NaN and Inf pass unchanged.
+struct Hf32Rows {
+  uint32_t drop, half, keep;
+  bool ties_away;
+};
+
 struct DwRowKernels {
   void (*taps)(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y);
   void (*taps_channels)(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps, int64_t n,
@@ -40,6 +49,8 @@ struct DwRowKernels {
                      int64_t ldd);
   void (*deinterleave2)(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd, int64_t ldd);
   void (*widen_bf16_rows)(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+  void (*round_rows_hf32)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                          const Hf32Rows &h);
   void (*add_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
   void (*taps_3x3)(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width, int64_t span,
                    float *y);
@@ -85,6 +96,13 @@ void dw_dot_taps_f32__avx512f(const float *y, const float *x, const int64_t *shi
 bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
 bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                 float *dst, int64_t ldd);
+
+void dw_round_rows_hf32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                                const Hf32Rows &h);
+void dw_round_rows_hf32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                                  const Hf32Rows &h);
+void dw_round_rows_hf32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                                 const Hf32Rows &h);
 
 void dw_taps_3x3_f32__scalar(const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width,
                              int64_t span, float *y);

@@ -489,6 +489,56 @@ inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int6
   }
 }
 
+// One element of round_rows_hf32 (numerics' round_to_hf32 on the bits): the same formula per lane below.
+template <bool TiesAway>
+inline uint32_t hf32_bits(uint32_t u, const Hf32Rows &h) {
+  const uint32_t a = u & 0x7FFFFFFFu;
+  const uint32_t kept = TiesAway ? (a + h.half) & h.keep : (a + (h.half - 1u) + ((a >> h.drop) & 1u)) & h.keep;
+  return a > 0x7F800000u ? u : (u & 0x80000000u) | kept;
+}
+
+// One native vector of round_rows_hf32 from src to dst.
+template <bool TiesAway>
+inline void round_hf32_native(const float *src, float *dst, const Hf32Rows &h) {
+  typedef typename Native<kNativeLanes>::U U;
+  U u;
+  __builtin_memcpy(&u, src, sizeof u);
+  const U a = u & 0x7FFFFFFFu;
+  const U kept = TiesAway ? (a + h.half) & h.keep : (a + (h.half - 1u) + ((a >> h.drop) & 1u)) & h.keep;
+  const U nan = (U)(a > 0x7F800000u);  // all ones in the lanes of a NaN: kept as it is
+  const U out = (u & nan) | (((u & 0x80000000u) | kept) & ~nan);
+  __builtin_memcpy(dst, &out, sizeof out);
+}
+
+template <bool TiesAway>
+inline void round_rows_hf32_as(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                               const Hf32Rows &h) {
+  constexpr int64_t W = kNativeLanes;
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    if (n < W) {
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t u;
+        __builtin_memcpy(&u, src + i, 4);
+        u = hf32_bits<TiesAway>(u, h);
+        __builtin_memcpy(dst + i, &u, 4);
+      }
+      continue;
+    }
+    int64_t i = 0;
+    for (; i + W <= n; i += W) round_hf32_native<TiesAway>(src + i, dst + i, h);
+    if (i < n) round_hf32_native<TiesAway>(src + n - W, dst + n - W, h);  // the last W again: the same values
+  }
+}
+
+inline void round_rows_hf32(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
+                            const Hf32Rows &h) {
+  if (h.ties_away) {
+    round_rows_hf32_as<true>(src, lds, rows, n, dst, ldd, h);
+  } else {
+    round_rows_hf32_as<false>(src, lds, rows, n, dst, ldd, h);
+  }
+}
+
 // 16 even and 16 odd columns from 32 consecutive ones.
 inline void split16(const float *src, float *even, float *odd) {
   const V16 a = load16(src), b = load16(src + 16);

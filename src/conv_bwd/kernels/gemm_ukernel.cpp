@@ -40,6 +40,8 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 #endif
 }
 
+// One kernel per line, in DwRowKernels' order (clang-format would pack these lists into columns).
+// clang-format off
 const DwRowKernels &dw_row_kernels(Isa isa) {
   static const DwRowKernels kScalar{
       dw_taps_f32__scalar,
@@ -49,6 +51,7 @@ const DwRowKernels &dw_row_kernels(Isa isa) {
       dw_interleave_f32__scalar,
       dw_deinterleave2_f32__scalar,
       dw_widen_bf16_rows__scalar,
+      dw_round_rows_hf32__scalar,
       dw_add_rows_f32__scalar,
       dw_taps_3x3_f32__scalar,
       dw_dot_taps_3x3_f32__scalar,
@@ -64,6 +67,7 @@ const DwRowKernels &dw_row_kernels(Isa isa) {
       dw_interleave_f32__avx2_fma,
       dw_deinterleave2_f32__avx2_fma,
       dw_widen_bf16_rows__avx2_fma,
+      dw_round_rows_hf32__avx2_fma,
       dw_add_rows_f32__avx2_fma,
       dw_taps_3x3_f32__avx2_fma,
       dw_dot_taps_3x3_f32__avx2_fma,
@@ -78,6 +82,7 @@ const DwRowKernels &dw_row_kernels(Isa isa) {
       dw_interleave_f32__avx512f,
       dw_deinterleave2_f32__avx512f,
       dw_widen_bf16_rows__avx512f,
+      dw_round_rows_hf32__avx512f,
       dw_add_rows_f32__avx512f,
       dw_taps_3x3_f32__avx512f,
       dw_dot_taps_3x3_f32__avx512f,
@@ -89,6 +94,7 @@ const DwRowKernels &dw_row_kernels(Isa isa) {
   return by_isa<DwRowKernels>(isa, kScalar, nullptr, nullptr);
 #endif
 }
+// clang-format on
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
