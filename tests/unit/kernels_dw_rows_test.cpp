@@ -176,6 +176,43 @@ TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
   }
 }
 
+// Every column remainder (below one vector: element by element; else vectors and the last one again), against
+// numerics' fp32_to_bf16 on random bit patterns with NaNs, Infs, subnormals, zeros and exact ties; the finite flag
+// follows the columns it reads (a NaN in a gap does not clear it, one in a row does).
+TEST(KernelsDwRows, NarrowBf16RowsNarrowsAndScansEveryColumnItOwnsOnly) {
+  const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x3F808000u,
+                               0x3F818000u, 0x7F7FFFFFu, 0xFF7F8000u, 0x3F80FFFFu, 0x40490FDBu};
+  const uint32_t non_finite[] = {0x7F800000u, 0xFF800000u, 0x7F800001u, 0xFFC00001u};
+  for (Isa isa : usable_levels()) {
+    const DwRowKernels &k = dw_row_kernels(isa);
+    for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
+      for (int nan_at : {-1, 0, 1}) {  // none, one in a gap, one in a row (every column of the row in turn)
+        const int64_t rows = 3, lds = n + 5, ldd = n + 2;
+        std::vector<float> src(static_cast<size_t>(rows * lds));
+        uint32_t seed = 29;
+        for (size_t i = 0; i < src.size(); ++i) {
+          seed = seed * 1664525u + 1013904223u;
+          uint32_t u = i % 4 == 1 ? specials[(i / 4) % 10] : seed;
+          if ((u & 0x7F800000u) == 0x7F800000u) u &= 0xBFFFFFFFu;  // random patterns finite unless placed below
+          std::memcpy(&src[i], &u, 4);
+        }
+        const int64_t gap = lds - 1, col = n > 0 ? (seed >> 8) % n : 0;
+        const int64_t placed = nan_at == 0 ? gap : nan_at == 1 ? lds + col : -1;
+        if (placed >= 0 && (nan_at == 0 || n > 0)) std::memcpy(&src[placed], &non_finite[col % 4], 4);
+        std::vector<uint16_t> dst(static_cast<size_t>(rows * ldd + 1), 0xA5A5);
+        const bool finite = k.narrow_bf16_rows(src.data(), lds, rows, n, dst.data(), ldd);
+        EXPECT_EQ(finite, !(nan_at == 1 && n > 0)) << isa_name(isa) << " n " << n << " nan_at " << nan_at;
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t i = 0; i < ldd; ++i) {
+            const uint16_t want = i < n ? numerics::fp32_to_bf16(src[r * lds + i]) : uint16_t{0xA5A5};
+            ASSERT_EQ(dst[r * ldd + i], want) << isa_name(isa) << " n " << n << " row " << r << " col " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
 // Every column remainder (below one vector: element by element; else vectors and the last one again), both ties and
 // both HF32 widths, on random bit patterns with NaNs, Infs, subnormals, zeros and exact ties among them.
 TEST(KernelsDwRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {

@@ -336,12 +336,28 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
   return finite.load();
 }
 
-// Stores gradInput's plane of (n, channel) from its q-space (geo's layout) through store_run: the rows compacted in
-// place (each moves down, never onto a row still to move), then the whole plane as one run, so that the rounding
-// and the conversion run once per plane instead of once per row. False when a value is not finite.
-bool store_q_plane(const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q, const View5 &out, int64_t n,
-                   int64_t channel, const Rounding &rounding) {
+// Whether gradInput planes can be written as BF16 straight from the fp32 accumulators by narrow_bf16_rows: dense BF16
+// planes whose stored value is the accumulator converted (C is not FP16/BF16, or is BF16 itself).
+bool planes_stored_as_bf16(const View5 &grad_input, const Rounding &rounding) {
+  return grad_input.dtype == ACL_BF16 && grad_input.contiguous_planes() &&
+         (rounding.grad_input_is_identity() || rounding.grad_input_rounded_by_storing_as(ACL_BF16));
+}
+
+// Stores gradInput's plane of (n, channel) from its q-space (geo's layout): dense BF16 planes row by row by
+// narrow_bf16_rows; else through store_run, the rows compacted in place (each moves down, never onto a row still to
+// move), then the whole plane as one run, so that the rounding and the conversion run once per plane instead of once
+// per row. False when a value is not finite.
+bool store_q_plane(const DwRowKernels &k, const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q,
+                   const View5 &out, int64_t n, int64_t channel, const Rounding &rounding) {
   const int64_t rows = size[0] * size[1], ow_n = size[2];
+  if (planes_stored_as_bf16(out, rounding)) {
+    uint16_t *plane = static_cast<uint16_t *>(out.data) + out.index(n, channel, 0, 0, 0);
+    bool finite = true;
+    for (int64_t od = 0; od < size[0]; ++od) {
+      finite &= k.narrow_bf16_rows(q + od * geo.hp * geo.wp, geo.wp, size[1], ow_n, plane + od * size[1] * ow_n, ow_n);
+    }
+    return finite;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t from = ((r / size[1]) * geo.hp + r % size[1]) * geo.wp;
     // Down, never up (from ≥ r·ow_n), so ascending copies are safe; inline (a memmove call per short row cost more).
@@ -408,7 +424,7 @@ bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmSc
             }
             continue;
           }
-          fin &= store_q_plane(geo, f.y_size, q, grad_input, n, channel, rounding);
+          fin &= store_q_plane(k, geo, f.y_size, q, grad_input, n, channel, rounding);
         }
       }
     }
@@ -478,8 +494,8 @@ struct DataPhases {
 
 // Per group and sample: the boxes of its Cy_g dy channels, one `taps` call per phase a tap reads into that phase's
 // plane (the other planes stay zero), then per x depth and phase row the planes woven into dx rows by `interleave`
-// (straight into a dense FP32 plane that keeps the bits, else a row at a time through store_run). False when a
-// result is not finite (padding products).
+// (straight into a dense FP32 plane that keeps the bits, else a row at a time: narrowed into a dense BF16 plane, or
+// through store_run). False when a result is not finite (padding products).
 bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
                         const View5 &grad_input) {
   const Canonical f = phase_problem(c);
@@ -490,6 +506,7 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift, plane = geo.hp * geo.wp;
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
+  const bool bf16_out = planes_stored_as_bf16(grad_input, rounding);
   const DataPhases dp(c, f, geo, box);
   const double cost = static_cast<double>(c.batch) * m_n * kk * geo.q_len;
   std::atomic<bool> finite{true};
@@ -509,6 +526,7 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
           k.taps(boxes, dp.term_shift + b, weights + b, terms, q_len, planes + dp.pt.run_phase[r] * q_len);
         }
         for (int64_t id = 0; id < xd_n; ++id) {
+          const int64_t bf16_plane = bf16_out ? grad_input.index(n, g, 0, 0, 0) : 0;
           for (int64_t a1 = 0; a1 < sh && a1 < xh_n; ++a1) {
             const float *src = planes + ((id % sd) * sh + a1) * sw * q_len + (id / sd) * plane;
             const int64_t rows = ceil_div(xh_n - a1, sh);
@@ -519,8 +537,12 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
             }
             for (int64_t z = 0; z < rows; ++z) {
               fin &= k.interleave(src + z * geo.wp, q_len, sw, geo.wp, 1, xw_n, row, 0);
-              store_run(grad_input, n, g, (id * xh_n + a1 + z * sh) * xw_n, xw_n, row, ResultKind::kGradInput,
-                        rounding);
+              const int64_t at = (id * xh_n + a1 + z * sh) * xw_n;
+              if (bf16_out) {
+                k.narrow_bf16_rows(row, 0, 1, xw_n, static_cast<uint16_t *>(grad_input.data) + bf16_plane + at, 0);
+                continue;
+              }
+              store_run(grad_input, n, g, at, xw_n, row, ResultKind::kGradInput, rounding);
             }
           }
         }
@@ -608,7 +630,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
           }
           continue;
         }
-        in_fin &= store_q_plane(L.fgeo, c.x_size, dx, grad_input, n, g, rounding);
+        in_fin &= store_q_plane(k, L.fgeo, c.x_size, dx, grad_input, n, g, rounding);
       }
       w_fin &= store_lanes(c, g, lanes, pt.order, rounding, grad_weight);
       if (bias_sums != nullptr) {

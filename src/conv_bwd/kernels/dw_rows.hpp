@@ -10,6 +10,8 @@
 //   deinterleave2: even[r·ldd + z] = src[r·lds + 2z], odd[r·ldd + z] = src[r·lds + 2z + 1] for z < n (x rows split into
 //         their two stride phases across: depthwise_weight's phase boxes at stride 2)
 //   widen_bf16_rows: dst[r·ldd + i] = the BF16 code src[r·lds + i] as fp32 (exact: its upper half)
+//   narrow_bf16_rows: dst[r·ldd + i] = fp32_to_bf16(src[r·lds + i]) (RNE, a NaN quieted with its sign and top payload
+//         kept); returns whether every value read is finite (gradInput planes stored as BF16 straight from q-space)
 //   round_rows_hf32: dst[r·ldd + i] = src[r·lds + i] rounded to HF32 (Hf32Rows), in one pass: FP32 operands of an
 //         HF32 call copied into their boxes rounded instead of copied and then rounded (numerics' round_to_hf32)
 //   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
@@ -49,6 +51,7 @@ struct DwRowKernels {
                      int64_t ldd);
   void (*deinterleave2)(const float *src, int64_t lds, int64_t rows, int64_t n, float *even, float *odd, int64_t ldd);
   void (*widen_bf16_rows)(const uint16_t *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
+  bool (*narrow_bf16_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd);
   void (*round_rows_hf32)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
                           const Hf32Rows &h);
   void (*add_rows)(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd);
@@ -97,6 +100,9 @@ bool dw_copy_rows_f32__avx512f(const float *src, int64_t lds, int64_t rows, int6
 bool dw_interleave_f32__avx512f(const float *src, int64_t plane, int64_t s, int64_t lds, int64_t rows, int64_t n,
                                 float *dst, int64_t ldd);
 
+bool dw_narrow_bf16_rows__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd);
+bool dw_narrow_bf16_rows__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd);
+bool dw_narrow_bf16_rows__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd);
 void dw_round_rows_hf32__scalar(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
                                 const Hf32Rows &h);
 void dw_round_rows_hf32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,

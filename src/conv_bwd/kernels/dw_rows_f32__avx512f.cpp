@@ -28,6 +28,10 @@ void dw_widen_bf16_rows__avx512f(const uint16_t *src, int64_t lds, int64_t rows,
   dw_impl::widen_bf16_rows(src, lds, rows, n, dst, ldd);
 }
 
+bool dw_narrow_bf16_rows__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd) {
+  return dw_impl::narrow_bf16_rows(src, lds, rows, n, dst, ldd);
+}
+
 void dw_round_rows_hf32__avx512f(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd,
                                  const Hf32Rows &h) {
   dw_impl::round_rows_hf32(src, lds, rows, n, dst, ldd, h);

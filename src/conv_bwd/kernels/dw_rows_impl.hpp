@@ -489,6 +489,48 @@ inline void widen_bf16_rows(const uint16_t *src, int64_t lds, int64_t rows, int6
   }
 }
 
+// fp32 bits to BF16 bits as numerics' fp32_to_bf16: RNE on the bits (a carry moves into the exponent), a NaN quieted
+// with its sign and top payload kept.
+inline uint16_t bf16_of_bits(uint32_t u) {
+  const uint32_t value = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16, quiet = (u | 0x00400000u) >> 16;
+  return static_cast<uint16_t>((u & 0x7FFFFFFFu) > 0x7F800000u ? quiet : value);
+}
+
+// One native vector of narrow_bf16_rows; its Inf/NaN lanes or-ed into `special`.
+inline void narrow_bf16_native(const float *src, uint16_t *dst, typename Native<kNativeLanes>::J &special) {
+  typedef typename Native<kNativeLanes>::U U;
+  typedef typename Native<kNativeLanes>::J J;
+  typedef typename Native<kNativeLanes>::H H;
+  U u;
+  __builtin_memcpy(&u, src, sizeof u);
+  const U nan = (U)((u & 0x7FFFFFFFu) > 0x7F800000u);
+  const U value = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16, quiet = (u | 0x00400000u) >> 16;
+  const H h = __builtin_convertvector((quiet & nan) | (value & ~nan), H);
+  __builtin_memcpy(dst, &h, sizeof h);
+  special |= (J)((u & 0x7F800000u) == 0x7F800000u);
+}
+
+inline bool narrow_bf16_rows(const float *src, int64_t lds, int64_t rows, int64_t n, uint16_t *dst, int64_t ldd) {
+  constexpr int64_t W = kNativeLanes;
+  typename Native<kNativeLanes>::J special = {};
+  uint32_t scalar_special = 0;
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    if (n < W) {
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t u;
+        __builtin_memcpy(&u, src + i, 4);
+        scalar_special |= static_cast<uint32_t>((u & 0x7F800000u) == 0x7F800000u);
+        dst[i] = bf16_of_bits(u);
+      }
+      continue;
+    }
+    int64_t i = 0;
+    for (; i + W <= n; i += W) narrow_bf16_native(src + i, dst + i, special);
+    if (i < n) narrow_bf16_native(src + n - W, dst + n - W, special);  // the last W again: the same values
+  }
+  return (any_native(special) | scalar_special) == 0;
+}
+
 // One element of round_rows_hf32 (numerics' round_to_hf32 on the bits): the same formula per lane below.
 template <bool TiesAway>
 inline uint32_t hf32_bits(uint32_t u, const Hf32Rows &h) {
