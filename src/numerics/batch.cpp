@@ -134,41 +134,6 @@ __attribute__((target("avx,f16c"))) void fp32_to_fp16_f16c(const float *v, int64
   for (int64_t j = i; j < n; ++j) dst[j] = h[j - i];
 }
 
-// fp32_to_bf16 on 8 lanes: RNE on the bits (a carry moves into the exponent, Inf stays Inf), a NaN quieted with its
-// sign and top payload kept; 16-bit results in the low half of each lane.
-__attribute__((target("avx2"))) inline __m256i bf16_bits_avx2(__m256i u) {
-  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-  const __m256i value = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
-  const __m256i nan = _mm256_srli_epi32(_mm256_or_si256(u, _mm256_set1_epi32(static_cast<int>(kFp32QuietBit))), 16);
-  const __m256i abs = _mm256_and_si256(u, _mm256_set1_epi32(static_cast<int>(kFp32AbsMask)));
-  return _mm256_blendv_epi8(value, nan, _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(static_cast<int>(kFp32Inf))));
-}
-
-// 16 values: two vectors of lanes packed to 16 bits (no saturation: every lane is below 2^16), back in order.
-__attribute__((target("avx2"))) inline void store_bf16x16_avx2(const float *v, uint16_t *dst) {
-  const __m256i lo = bf16_bits_avx2(_mm256_castps_si256(_mm256_loadu_ps(v)));
-  const __m256i hi = bf16_bits_avx2(_mm256_castps_si256(_mm256_loadu_ps(v + 8)));
-  const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
-  _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst), packed);
-}
-
-// n ≥ 16. GCC's vectorised loop of the scalar form took 0.19 ns per value here, 15 ns per row of 56 (its scalar
-// remainder); this one 0.14 and 11 (the same operations per lane in fewer instructions, the remainder as the last 16
-// again). Below 16 values the scalar form is faster (a padded vector costs a store-forwarding stall).
-__attribute__((target("avx2"))) void fp32_to_bf16_avx2(const float *v, int64_t n, uint16_t *dst) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) store_bf16x16_avx2(v + i, dst + i);
-  if (i < n) store_bf16x16_avx2(v + n - 16, dst + n - 16);
-}
-
-bool have_avx2() {
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return yes;
-}
-
 // AVX with the OS saving YMM state (__builtin_cpu_supports checks that) and CPUID.1:ECX.F16C[bit 29] (clang 14's
 // __builtin_cpu_supports does not know "f16c").
 bool have_f16c() {
@@ -220,12 +185,6 @@ __attribute__((always_inline)) inline uint32_t fp16_bits_to_fp32_bits(uint32_t h
 
 ACLNN_CPU_MULTIVERSION
 void fp32_to_bf16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (stride == 1 && n >= 16 && have_avx2()) {
-    fp32_to_bf16_avx2(v, n, dst);
-    return;
-  }
-#endif
   // Branch-free, as fp32_to_bf16: a NaN keeps its sign and top payload and gets the quiet bit.
   const auto narrow = [](uint32_t u) {
     const uint32_t m = nan_mask(u);

@@ -222,11 +222,7 @@ TEST(KernelsDwRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {
     const DwRowKernels &k = dw_row_kernels(isa);
     for (int bits : {10, 11}) {
       for (Hf32Rounding ties : {Hf32Rounding::kTiesAway, Hf32Rounding::kNearestEven}) {
-        Hf32Rows h;
-        h.drop = static_cast<uint32_t>(23 - bits);
-        h.half = 1u << (h.drop - 1);
-        h.keep = ~((1u << h.drop) - 1u);
-        h.ties_away = ties == Hf32Rounding::kTiesAway;
+        const Hf32Rows h = Hf32Rows::of(bits, ties == Hf32Rounding::kTiesAway);
         for (int64_t n : {0, 1, 3, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
           const int64_t rows = 3, lds = n + 5, ldd = n + 2;
           std::vector<float> src(static_cast<size_t>(rows * lds));

@@ -120,44 +120,41 @@ bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
   return grad_input.dtype == ACL_FLOAT && grad_input.contiguous_planes() && rounding.grad_input_is_identity();
 }
 
-// Whether a channel plane of r's operand is read by copy_rows: FP32 that needs no rounding, unit-spaced rows.
-bool plain_rows(const OperandReader &r) { return r.plain() && r.view().strides[4] == 1; }
-
-// Whether r's rows are FP32 with unit spacing: read where they lie (copied by copy_rows), and rounded afterwards by
-// the caller's finish() when the compute type needs it (HF32), instead of decoded row by row.
+// Whether r's rows are FP32 with unit spacing: read where they lie (copied by copy_rows, or by round_rows_hf32 when
+// the compute type is HF32), instead of decoded row by row.
 bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLOAT && r.view().strides[4] == 1; }
 
-// Whether r's rows are FP32 with unit spacing in an HF32 call: copied into the boxes rounded, by round_rows_hf32 with
-// h.
-bool hf32_rows(const OperandReader &r, Hf32Rows *h) {
-  int bits = 0;
-  Hf32Rounding ties = Hf32Rounding::kTiesAway;
-  if (!fp32_rows(r) || !r.rounding().hf32(&bits, &ties) || bits >= 23 || bits < 1) return false;
-  h->drop = static_cast<uint32_t>(23 - bits);
-  h->half = 1u << (h->drop - 1);
-  h->keep = ~((1u << h->drop) - 1u);
-  h->ties_away = ties == Hf32Rounding::kTiesAway;
-  return true;
-}
-
-// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32,
-// widened by vectors for BF16 and FP16 rows, else decoded (the caller's finish() rounds them).
-void read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
+// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 (and
+// rounded on the way for HF32), widened by vectors for BF16 and FP16 rows, else decoded. Returns whether the values
+// are final; if not, the caller's finish() rounds them.
+bool read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd) {
   const View5 &v = r.view();
+  int bits = 0;
+  Hf32Rounding ties = Hf32Rounding::kTiesAway;
   if (fp32_rows(r)) {
-    k.copy_rows(static_cast<const float *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
-    return;
+    const float *src = static_cast<const float *>(v.data) + at;
+    if (r.plain()) {
+      k.copy_rows(src, v.strides[3], rows, n, dst, ldd);
+      return true;
+    }
+    if (r.rounding().hf32(&bits, &ties) && bits >= 1 && bits < 23) {
+      k.round_rows_hf32(src, v.strides[3], rows, n, dst, ldd, Hf32Rows::of(bits, ties == Hf32Rounding::kTiesAway));
+      return true;
+    }
+    k.copy_rows(src, v.strides[3], rows, n, dst, ldd);
+    return false;
   }
   if (v.dtype == ACL_BF16 && v.strides[4] == 1) {
     k.widen_bf16_rows(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
-    return;
+    return false;
   }
   if (v.dtype == ACL_FLOAT16 && v.strides[4] == 1) {
     numerics::fp16_rows_to_fp32(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
-    return;
+    return false;
   }
   for (int64_t i = 0; i < rows; ++i) r.decode(at + i * v.strides[3], v.strides[4], n, dst + i * ldd);
+  return false;
 }
 
 // Stride 1: out[0 .. max(len, box)) = channel `channel` of sample n of r's operand at box position (z + off) for each
@@ -176,19 +173,12 @@ void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const O
     hi[d] = std::max(lo[d], std::min(v.shape[d + 2] + off[d], box_len[d]));
   }
   if (lo[1] >= hi[1] || lo[2] >= hi[2]) return;
-  Hf32Rows hf32;
-  const bool rounded_rows = hf32_rows(r, &hf32);
+  bool final = true;
   for (int64_t zd = lo[0]; zd < hi[0]; ++zd) {
     const int64_t at = v.index(n, channel, zd - off[0], lo[1] - off[1], lo[2] - off[2]);
-    float *dst = out + zd * plane + lo[1] * geo.wp + lo[2];
-    if (rounded_rows) {
-      k.round_rows_hf32(static_cast<const float *>(v.data) + at, v.strides[3], hi[1] - lo[1], hi[2] - lo[2], dst,
-                        geo.wp, hf32);
-    } else {
-      read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], dst, geo.wp);
-    }
+    final = read_rows(k, r, at, hi[1] - lo[1], hi[2] - lo[2], out + zd * plane + lo[1] * geo.wp + lo[2], geo.wp);
   }
-  if (!plain_rows(r) && !rounded_rows) r.finish(out, geo.dp * plane);  // zeros stay zeros
+  if (!final) r.finish(out, geo.dp * plane);  // zeros stay zeros
 }
 
 // Zeroes the buffers pack_box and pack_q_space fill (their padding and junk positions stay zero from then on).
@@ -347,7 +337,7 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
 // planes whose stored value is the accumulator converted (C is not FP16/BF16, or is BF16 itself).
 bool planes_stored_as_bf16(const View5 &grad_input, const Rounding &rounding) {
   return grad_input.dtype == ACL_BF16 && grad_input.contiguous_planes() &&
-         (rounding.grad_input_is_identity() || rounding.grad_input_rounded_by_storing_as(ACL_BF16));
+         rounding.grad_input_left_to_the_store(ACL_BF16);
 }
 
 // Stores gradInput's plane of (n, channel) from its q-space (geo's layout): dense BF16 planes row by row by

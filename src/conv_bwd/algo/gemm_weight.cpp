@@ -77,8 +77,8 @@ class WeightGemm {
       if (j < blk.nc) read_col(blk, j, row);
       std::fill(row + (j < blk.nc ? blk.kc : 0), row + kcp, 0.0f);
     }
-    // Blocks of 8·MR dy rows stay in L2 while every im2col row passes.
-    const int64_t mc = 8 * static_cast<int64_t>(uk.mr);
+    // Passes of kNtRowTiles MR-tiles of dy rows stay in L2 while every im2col row goes by.
+    const int64_t mc = kNtRowTiles * uk.mr;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
       for (int64_t j = 0; j < blk.nc; j += uk.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));

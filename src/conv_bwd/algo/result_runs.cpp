@@ -52,8 +52,7 @@ void store_run(const View5 &out, int64_t a, int64_t b, int64_t j0, int64_t count
       rest /= out.shape[d];
     }
   }
-  const bool round = kind == ResultKind::kGradInput && !rounding.grad_input_is_identity() &&
-                     !rounding.grad_input_rounded_by_storing_as(out.dtype);
+  const bool round = kind == ResultKind::kGradInput && !rounding.grad_input_left_to_the_store(out.dtype);
   float tmp[kChunk];
   int64_t done = 0;
   while (done < count) {

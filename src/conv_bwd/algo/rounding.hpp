@@ -46,11 +46,12 @@ class Rounding {
   // Whether grad_input(float) returns its argument unchanged (C is not FP16/BF16).
   bool grad_input_is_identity() const { return compute_ != ComputeType::kFp16 && compute_ != ComputeType::kBf16; }
 
-  // Whether storing an fp32 accumulator into `dtype` already gives grad_input(accumulator)'s value: C is FP16 or BF16
-  // and so is dtype (converting to a format rounds to it exactly as grad_input does, RNE, NaN quieted with its top
-  // payload kept; rounding twice to one format is rounding once).
-  bool grad_input_rounded_by_storing_as(aclDataType dtype) const {
-    return (compute_ == ComputeType::kFp16 && dtype == ACL_FLOAT16) ||
+  // Whether storing an fp32 accumulator into `dtype` gives grad_input(accumulator)'s stored value with no rounding
+  // before: grad_input is the identity, or C is FP16 or BF16 and so is dtype (converting to a format rounds to it
+  // exactly as grad_input does, RNE, NaN quieted with its top payload kept; rounding twice to one format is rounding
+  // once).
+  bool grad_input_left_to_the_store(aclDataType dtype) const {
+    return grad_input_is_identity() || (compute_ == ComputeType::kFp16 && dtype == ACL_FLOAT16) ||
            (compute_ == ComputeType::kBf16 && dtype == ACL_BF16);
   }
 

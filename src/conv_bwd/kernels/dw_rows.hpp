@@ -34,11 +34,17 @@ namespace conv_bwd {
 
 constexpr int kDwTapLanes = 16;  // dot_taps' lanes per tap
 
-// HF32 rounding on fp32 bits: `drop` low mantissa bits (1 ≤ drop ≤ 22) rounded off, ties away from zero or to even;
-// half = 2^(drop − 1), keep = the bits kept. NaN and Inf pass unchanged.
+// HF32 rounding on fp32 bits: `drop` low mantissa bits rounded off, ties away from zero or to even; half =
+// 2^(drop − 1), keep = the bits kept. NaN and Inf pass unchanged.
 struct Hf32Rows {
   uint32_t drop, half, keep;
   bool ties_away;
+
+  // For 1 ≤ mantissa_bits ≤ 22 (HF32's 10 or 11).
+  static Hf32Rows of(int mantissa_bits, bool ties_away) {
+    const uint32_t drop = static_cast<uint32_t>(23 - mantissa_bits);
+    return Hf32Rows{drop, 1u << (drop - 1), ~((1u << drop) - 1u), ties_away};
+  }
 };
 
 struct DwRowKernels {
