@@ -84,13 +84,14 @@ TEST(KernelsDwRows, TapsWriteWhateverTheOutputHeld) {
 }
 
 // taps_channels against `taps` per channel, bit for bit on non-integer data (the same sums in the same order): every
-// channel-block remainder (1 .. 9 channels), positions at every remainder of its 32-wide steps and of taps' own.
+// channel-block remainder (1 .. 13 channels: blocks of 2, 4 or 6 and what is left), positions at every remainder of
+// its 16-, 32- and 64-wide steps and of taps' own; and more terms than the AVX2 blocks pack at once (600 > 512).
 TEST(KernelsDwRows, TapsChannelsGiveEachChannelTheBitsOfTaps) {
   for (Isa isa : usable_levels()) {
     const DwRowKernels &k = dw_row_kernels(isa);
     for (int64_t n : {1, 16, 31, 32, 33, 64, 83, 100}) {
-      for (int64_t channels = 1; channels <= 9; ++channels) {
-        const int64_t taps = 7, ldw = taps + 2, ldy = n + 3;
+      for (int64_t channels = 1; channels <= 13; ++channels) {
+        const int64_t taps = n == 33 && channels >= 6 ? 600 : 7, ldw = taps + 2, ldy = n + 3;
         std::vector<int64_t> shift(taps);
         for (int64_t t = 0; t < taps; ++t) shift[t] = (t * 5) % 13;
         std::vector<float> x = integers(n + 13, 4), w = integers(channels * ldw, 5);

@@ -8,10 +8,10 @@ void dw_taps_f32__avx2_fma(const float *x, const int64_t *shift, const float *w,
   dw_impl::taps(x, shift, w, taps, n, y);
 }
 
-// Two channels: 8 accumulator and 4 load ymm registers of the 16.
+// Six channels: 12 accumulator and 2 load ymm registers of the 16.
 void dw_taps_channels_f32__avx2_fma(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps,
                                     int64_t n, float *y, int64_t ldy, int64_t channels) {
-  dw_impl::taps_channels<2, false>(x, shift, w, ldw, taps, n, y, ldy, channels);
+  dw_impl::taps_channels6(x, shift, w, ldw, taps, n, y, ldy, channels);
 }
 
 // A block of 5 taps keeps its accumulators, y's vector and one x vector in registers.

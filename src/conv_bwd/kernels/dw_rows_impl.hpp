@@ -2,6 +2,7 @@
 // this (dw_rows.hpp); fixed 64-lane blocks keep the same sums on every ISA.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "conv_bwd/kernels/dw_rows.hpp"
@@ -14,6 +15,9 @@ namespace dw_impl {
 // different -m flags, would be one symbol to the linker, which would keep any one of them (an AVX-512 body on an
 // AVX2-only CPU). Passing vectors by value therefore never crosses an ABI boundary either.
 namespace {
+
+// taps_block16 packs the weights of this many terms at a time (all of them, once, for the usual term counts).
+constexpr int64_t kDwBlockTerms = 512;
 
 inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   const V16 zero = {};
@@ -159,6 +163,73 @@ inline void taps_block(const float *x, const int64_t *shift, const float *w, int
   }
   if (i == n) return;
   for (int c = 0; c < C; ++c) taps(x + i, shift, w + c * ldw, taps_n, n - i, y + c * ldy + i);
+}
+
+// 16 positions of C channels (C ≤ 6), one named accumulator each: 1 vector load and C broadcasts per C
+// multiply-adds. With 16 vector registers (AVX2: a V16 is two) six channels keep 12 accumulators in flight, where
+// taps_block<2>'s 8 leave the FMA units waiting on their latency.
+template <int C>
+inline void taps_block16(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
+                         float *y, int64_t ldy) {
+  static_assert(C >= 1 && C <= 6, "at most six channels of one named accumulator");
+  // The C weights of a term side by side: one pointer walks them (six row pointers cost GCC stack reloads per term,
+  // which made the loop load-bound).
+  float wi[kDwBlockTerms * C];
+  const V16 zero = {};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    V16 a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero;
+    for (int64_t t0 = 0; t0 < taps_n; t0 += kDwBlockTerms) {
+      const int64_t tn = std::min(kDwBlockTerms, taps_n - t0);
+      if (i == 0 || taps_n > kDwBlockTerms) {
+        for (int64_t t = 0; t < tn; ++t) {
+          for (int c = 0; c < C; ++c) wi[t * C + c] = w[c * ldw + t0 + t];
+        }
+      }
+      const float *xi = x + i;
+      const float *p = wi;
+      for (int64_t t = t0; t < t0 + tn; ++t, p += C) {
+        const V16 u = load16(xi + shift[t]);
+        a0 += p[0] * u;
+        if constexpr (C > 1) a1 += p[1] * u;
+        if constexpr (C > 2) a2 += p[2] * u;
+        if constexpr (C > 3) a3 += p[3] * u;
+        if constexpr (C > 4) a4 += p[4] * u;
+        if constexpr (C > 5) a5 += p[5] * u;
+      }
+    }
+    store16(y + i, a0);
+    if constexpr (C > 1) store16(y + ldy + i, a1);
+    if constexpr (C > 2) store16(y + 2 * ldy + i, a2);
+    if constexpr (C > 3) store16(y + 3 * ldy + i, a3);
+    if constexpr (C > 4) store16(y + 4 * ldy + i, a4);
+    if constexpr (C > 5) store16(y + 5 * ldy + i, a5);
+  }
+  if (i == n) return;
+  for (int c = 0; c < C; ++c) taps(x + i, shift, w + c * ldw, taps_n, n - i, y + c * ldy + i);
+}
+
+// All `channels` in blocks of six over 16 positions (taps_block16), the rest in the widest block that fits.
+inline void taps_channels6(const float *x, const int64_t *shift, const float *w, int64_t ldw, int64_t taps_n, int64_t n,
+                           float *y, int64_t ldy, int64_t channels) {
+  int64_t c = 0;
+  for (; c + 6 <= channels; c += 6) taps_block16<6>(x, shift, w + c * ldw, ldw, taps_n, n, y + c * ldy, ldy);
+  const float *wc = w + c * ldw;
+  float *yc = y + c * ldy;
+  switch (channels - c) {
+    case 5:
+      return taps_block16<5>(x, shift, wc, ldw, taps_n, n, yc, ldy);
+    case 4:
+      return taps_block16<4>(x, shift, wc, ldw, taps_n, n, yc, ldy);
+    case 3:
+      return taps_block16<3>(x, shift, wc, ldw, taps_n, n, yc, ldy);
+    case 2:
+      return taps_block<2, false>(x, shift, wc, ldw, taps_n, n, yc, ldy);
+    case 1:
+      return taps(x, shift, wc, taps_n, n, yc);
+    default:
+      return;
+  }
 }
 
 // All `channels` in blocks of up to B (the ISA's register budget), the last block smaller; Wide: 64-position steps
