@@ -225,7 +225,8 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
-  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa)};
+  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa),
+                             gemm_ra_ukernel(ctx.isa)};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
   Canonical c;
@@ -289,6 +290,7 @@ std::string describe_plan(const Plan &plan) {
     if (is_gemm(o.algorithm)) {
       const bool dw = o.algorithm == Algorithm::kDirectData || o.algorithm == Algorithm::kDepthwiseWeight;
       s += std::string(":") + (dw              ? plan.kernels.dw->name
+                               : o.blocking.ra ? plan.kernels.ra->name
                                : o.blocking.nt ? plan.kernels.nt->name
                                                : plan.kernels.nn->name);
       if (o.blocking.shifted) s += "+shifted";

@@ -57,7 +57,7 @@ struct Plan {
   OutputPlan grad_input, grad_weight;
   // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight.
   bool depthwise_fused = false;
-  GemmKernels kernels{nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
+  GemmKernels kernels{nullptr, nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
   int slots = 1;
   StagingLayout staging;    // operands the reference outputs need, from offset 0
   uint64_t bias_at = 0;     // then gradBias's sums (one float per channel) when it is requested

@@ -32,7 +32,9 @@ TEST_F(ConformanceDeterminism, OneTwoAndThreeThreadsAndRepeatedRunsAreBitwiseEqu
   // Large enough that every algorithm splits its outputs over several ranges.
   const char *cases[] = {"mb2_g2_ic16oc16_ih12iw12_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dtf32_cmt1",
                          "mb2_g1_ic8oc12_id4ih8iw8_kd3kh3kw3_sd2sh1sw1_pd1ph1pw1_dd1dh1dw1_tr1_opd1oph0opw0_dtbf16",
-                         "mb4_g1_ic16oc16_iw64_kw5_sw1_pw2_dw1_dtf16"};
+                         "mb4_g1_ic16oc16_iw64_kw5_sw1_pw2_dw1_dtf16",
+                         // gradWeight's RA product with its dy blocks transposed once for the items of 2 or 3 threads
+                         "mb2_g1_ic40oc32_ih9iw10_kh3kw3_sh1sw1_ph1pw1_dh1dw1_dtf32_cmt1"};
   for (const char *text : cases) {
     const ConvCase c = parse_case(text, Data::kRandom, 41);
     ASSERT_TRUE(check_case(c));

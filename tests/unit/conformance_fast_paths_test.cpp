@@ -112,6 +112,11 @@ const char *const kGeometries[] = {
     "mb1_g2_ic2oc2_ih1iw40_kh3kw3_ph1pw1",
     "mb1_g3_ic3oc3_ih15iw19_kh3kw3",
     "mb2_g2_ic2oc4_ih20iw23_kh3kw3_ph1pw1",
+    // gemm_weight_shifted's transposed product (RA kernel: small stride-1 planes, output channels of a group filling
+    // its panels: 16, AVX2 only): 16 per group, three samples (three K blocks in three partial sums), 5 x
+    // channels (45 columns: a 6-row tile remainder); 48 in 1-D with dilation and uneven pads (three panels).
+    "mb3_g2_ic10oc32_ih9iw11_kh3kw3_ph1pw1",
+    "mb1_g1_ic7oc48_iw60_kw5_pw3:1_dw2",
     // ... and 3 rows of 9 (q-space 31: one float short of whole vectors, so dot_taps_3x3's last strip reads past the
     // x box into dy's buffer).
     "mb1_g2_ic2oc2_ih3iw9_kh3kw3_ph1pw1",
@@ -130,7 +135,7 @@ TEST(ConformanceFastPaths, EveryBlockingRemainderInEveryPrecision) {
 }
 
 TEST(ConformanceFastPaths, EveryMaskAlone) {
-  for (const char *g : {kGeometries[0], kGeometries[7], kGeometries[9], kGeometries[44]}) {
+  for (const char *g : {kGeometries[0], kGeometries[7], kGeometries[9], kGeometries[44], kGeometries[49]}) {
     for (const char *mask : {"_mask100", "_mask010", "_mask001", "_mask110", "_mask011"}) {
       const std::string text = std::string(g) + "_dtf32_cmt0" + mask;
       EXPECT_TRUE(check_case(parse_case(text, Data::kRandom, 13))) << text;

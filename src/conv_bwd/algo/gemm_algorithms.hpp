@@ -26,6 +26,7 @@
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/dw_rows.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 namespace aclnn_cpu {
@@ -42,6 +43,8 @@ constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
+// gemm_weight_shifted takes the RA kernel on q-spaces up to this long (one K block per sample, its dy panels in L1).
+constexpr int64_t kShiftedRaMaxQ = 256;
 constexpr int64_t kMaxSharedDyBytes = int64_t{64}
                                       << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
@@ -58,7 +61,8 @@ constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one par
 struct GemmKernels {
   const GemmUkernel *nn;
   const GemmNtUkernel *nt;
-  const DwRowKernels *dw;  // the depthwise algorithms' row kernels
+  const DwRowKernels *dw;   // the depthwise algorithms' row kernels
+  const GemmRaUkernel *ra;  // gemm_weight_shifted's transposed product (nullptr: the ISA has none)
 };
 
 // How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
@@ -68,11 +72,13 @@ struct GemmBlocking {
   int64_t shared_floats = 0;      // one area all items share (gemm_weight's partial sums)
   int64_t k_parts = 1;            // gemm_weight: fixed number of partial sums over K (never the thread count)
   bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
+  bool ra = false;                // gemm_weight_shifted: the transposed product on the RA kernel instead of NT
   bool shifted = false;           // gemm_forward: the shifted layout (stride 1, several taps) instead of im2col
   int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
-  bool shared_dy = false;         // gemm_weight_shifted: dy's q-space rows packed once, after the partial sums
+  bool shared_dy = false;         // gemm_weight_shifted: dy's q-space rows (RA: transposed) packed once, after the
+                                  // partial sums
   int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
   int64_t rows_per_item = 0;      // gemm_forward (shifted layout): output channels per item (a multiple of MR)
   int64_t position_parts = 1;     // gemm_backward_data: parts of the y positions with their own x planes
@@ -87,6 +93,22 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
 GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
+
+// gemm_weight_shifted's RA areas, after an item's x windows: one dy row (packed, then scattered), the dy block
+// transposed (panels of NR output channels: kc steps of NR floats each) and the item's dW columns transposed (one
+// row of the group's output channels per (x channel, tap) column, MR-rounded), summed over its K blocks.
+// With the dy blocks transposed once for all items (GemmBlocking::shared_dy) an item holds only its columns.
+struct RaLayout {
+  int64_t row, panels, cols;
+
+  RaLayout(const GemmRaUkernel &ra, int64_t m, int64_t kc, int64_t columns, bool shared_dy)
+      : row(shared_dy ? 0 : kc),
+        panels(shared_dy ? 0 : block_floats(ra, m, kc)),
+        cols(round_up(columns, ra.mr) * round_up(m, ra.nr)) {}
+  int64_t floats() const { return row + panels + cols; }
+  // One dy block transposed (also the shared area's step).
+  static int64_t block_floats(const GemmRaUkernel &ra, int64_t m, int64_t kc) { return round_up(m, ra.nr) * kc; }
+};
 
 // Where gemm_weight_shifted's shared dy rows start in the shared area (floats): after the partial sums, on a 64-byte
 // boundary (its rows are whole vectors: lda is the K block rounded to the NT kernel's lanes).

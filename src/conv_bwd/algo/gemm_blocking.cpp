@@ -91,6 +91,11 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   GemmBlocking b;
   const int64_t m = c.cy_per_group, kk = c.kernel_numel();
   b.nt = true;
+  // The transposed product (RaLayout) on small stride-1 planes whose group's output channels fill the RA kernel's
+  // panels: there the NT tiles' K is short, and each tile's lane reduction and its MR remainder weigh (ResNeXt's
+  // 14² × 16 per group: gradWeight 0.40 -> 0.29 ms). On longer q-spaces the RA blocks' dy panels leave L1, or the
+  // blocks multiply, and each item's transposes cost more than NT loses (1-D, stems, stride 2: 3-50 % slower).
+  b.ra = k.ra != nullptr && m % k.ra->nr == 0 && kk > 1 && geo.phases == 1 && geo.q_len <= kShiftedRaMaxQ;
   // Equal K blocks of about kShiftedKc q positions (a sample's q-space cut evenly), K parts as in gemm_weight.
   const int64_t blocks = ceil_div_pos(geo.q_len, kShiftedKc);
   b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
@@ -98,10 +103,12 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   // Slot: one pass of dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at
   // stride 2 across one x row (decoded for the pairs of phases).
-  const int64_t dy_block_floats = round_up(m, nt.mr) * b.kc;
+  const int64_t dy_block_floats = b.ra ? RaLayout::block_floats(*k.ra, m, b.kc) : round_up(m, nt.mr) * b.kc;
   const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
   auto slot_of = [&](int64_t channels, bool shared_dy) {
-    return (shared_dy ? 0 : nt_pass_rows(m, nt.mr) * b.kc) + channels * window + int64_table_floats(kk) + row;
+    const int64_t windows = channels * window + int64_table_floats(kk) + row;
+    if (b.ra) return windows + RaLayout(*k.ra, m, b.kc, channels * kk, shared_dy).floats();
+    return (shared_dy ? 0 : nt_pass_rows(m, nt.mr) * b.kc) + windows;
   };
   // An item's fixed cost is about 24/K channels' worth of kernel time: packing its dy block (unless shared) and
   // reading all of it, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 %
@@ -116,7 +123,7 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   // sums, unless too large): the rows of each K block, MR-rounded, one after the other. One chunk per group: each
   // item packs its own (a separate pass measured 17 % slower on ResNeXt's 56² gradWeight at 2 threads).
   const int64_t dy_floats = c.groups * c.batch * ceil_div_pos(geo.q_len, b.kc) * dy_block_floats;
-  b.shared_dy = !geo.q_space_dense(c) && cpi < c.cx_per_group &&
+  b.shared_dy = (b.ra || !geo.q_space_dense(c)) && cpi < c.cx_per_group &&
                 dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
   b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi, b.shared_dy);

@@ -37,6 +37,21 @@ bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const Oper
   return dy.plain() && c.y.contiguous_planes() && geo.q_space_dense(c);
 }
 
+// dst[j·ldd + i] = src[i·lds + j] for i < rows, j < cols, in tiles of 8 × 8 (a row of Ct is a whole group's output
+// channels: read down a column, every load was another cache line, and at 1 KB pitches the same few sets).
+void transpose(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst, int64_t ldd) {
+  constexpr int64_t kTile = 8;
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
+    const int64_t i1 = std::min(rows, i0 + kTile);
+    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+      const int64_t j1 = std::min(cols, j0 + kTile);
+      for (int64_t j = j0; j < j1; ++j) {
+        for (int64_t i = i0; i < i1; ++i) dst[j * ldd + i] = src[i * lds + j];
+      }
+    }
+  }
+}
+
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
   int64_t kb;  // the K block over all samples: n·(blocks per sample) + q0 / K block
@@ -49,6 +64,7 @@ class ShiftedWeightGemm {
                     float *shared_dy)
       : c_(c),
         uk_(*k.nt),
+        ra_(b.ra ? k.ra : nullptr),
         rk_(*k.dw),
         geo_(c),
         x_(c.x, rounding),
@@ -62,6 +78,7 @@ class ShiftedWeightGemm {
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
+        row_floats_(geo_.s[2] == 2 ? c.x_size[2] : 0),
         shared_dy_(shared_dy) {}
 
   // The K blocks of all samples, sample by sample.
@@ -77,7 +94,8 @@ class ShiftedWeightGemm {
 
   // The packed dy rows of K block kb of group g: in the shared area when packed once for all items.
   float *shared_dy_block(int64_t g, int64_t kb) const {
-    return shared_dy_ + (g * k_blocks() + kb) * round_up(m_, uk_.mr) * lda_;
+    const int64_t step = ra_ != nullptr ? RaLayout::block_floats(*ra_, m_, lda_) : round_up(m_, uk_.mr) * lda_;
+    return shared_dy_ + (g * k_blocks() + kb) * step;
   }
 
   // Packs row r of K block kb of group g into the shared area (every row of every block, before any item runs).
@@ -88,8 +106,18 @@ class ShiftedWeightGemm {
     pack_dy_row(blk, round_up(blk.kc, uk_.lanes), r, shared_dy_block(g, kb) + r * lda_);
   }
 
-  // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc).
+  // RA: transposes the dy rows of K block kb of group g into the shared area (row: kc floats of scratch).
+  void pack_shared_dy_block(int64_t g, int64_t kb, float *row) const {
+    Block blk;
+    blk.g = g;
+    set_k_block(kb, &blk);
+    pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), row, shared_dy_block(g, kb));
+  }
+
+  // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc); with the RA kernel into the
+  // item's transposed columns, which finish_item stores in acc.
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    if (ra_ != nullptr) return run_ra(blk, scratch);
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
     // dy rows not shared are packed one pass of rows at a time, just before the kernel reads them (from L2).
     const bool per_pass = shared_dy_ == nullptr;
@@ -99,15 +127,10 @@ class ShiftedWeightGemm {
     // tile is packed.
     const bool in_place = in_place_ && kcp == blk.kc;
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk_.mr * uk_.mr : 0;
-    if (!in_place) {
-      float *row = windows + cpi_ * window_ + int64_table_floats(kk_);  // after the tap table (gemm_blocking.cpp)
-      for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_, row);
-    }
-    const float *dy_data = dy_.plain_data(), *x_data = x_.plain_data();
-    const View5 &yv = dy_.view(), &xv = x_.view();
-    // Where each tap's row starts in a channel's windows (phase box and shift: divisions, so once per block).
-    int64_t *tap_at = int64_table(scratch, (windows - scratch) + blk.channels * window_);
-    for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
+    if (!in_place) pack_windows(blk, kcp, windows);
+    const float *dy_data = dy_.plain_data();
+    const View5 &yv = dy_.view();
+    const int64_t *tap_at = tap_table(blk, scratch, windows);
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
     const int64_t mc = kNtRowTiles * uk_.mr, cols = blk.channels * kk_;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
@@ -120,12 +143,7 @@ class ShiftedWeightGemm {
       for (int64_t j = 0; j < cols; j += uk_.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
         const float *rows[kMaxNtNr];
-        for (int r = 0; r < uk_.nr; ++r) {
-          int64_t ch = ch_j, tap = tap_j + std::min(r, nn - 1);
-          for (; tap >= kk_; tap -= kk_) ++ch;
-          rows[r] = in_place ? x_data + xv.index(blk.n, blk.g * c_.cx_per_group + blk.c0 + ch, 0, 0, 0) + blk.q0
-                             : windows + ch * window_ + tap_at[tap];
-        }
+        column_rows(blk, in_place, windows, tap_at, ch_j, tap_j, uk_.nr, nn, rows);
         for (tap_j += uk_.nr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
@@ -140,7 +158,86 @@ class ShiftedWeightGemm {
     }
   }
 
+  // RA: stores the item's transposed columns (summed over its K blocks) in acc.
+  void finish_item(const float *scratch, int64_t channels, float *acc, int64_t ldc) const {
+    if (ra_ == nullptr) return;
+    const RaLayout lay = ra_layout();
+    const float *ct = scratch + ra_at() + lay.row + lay.panels;
+    transpose(ct, round_up(m_, ra_->nr), channels * kk_, m_, acc, ldc);
+  }
+
  private:
+  RaLayout ra_layout() const { return RaLayout(*ra_, m_, lda_, cpi_ * kk_, shared_dy_ != nullptr); }
+  // Where the RA areas start: after the windows, the tap table and the x row (gemm_blocking.cpp).
+  int64_t ra_at() const { return cpi_ * window_ + int64_table_floats(kk_) + row_floats_; }
+
+  // The transposed product of one block: Ct[(channel, tap)][output channel] (+)= Σ_q x window[q] · dy[channel][q],
+  // panel by panel of NR output channels (its dy steps stay in L1 while every column tile of the item goes by).
+  void run_ra(const Block &blk, float *scratch) const {
+    const GemmRaUkernel &ra = *ra_;
+    const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr), cols = blk.channels * kk_;
+    const bool in_place = in_place_ && kcp == blk.kc;
+    float *windows = scratch;
+    if (!in_place) pack_windows(blk, kcp, windows);
+    const int64_t *tap_at = tap_table(blk, scratch, windows);
+    const RaLayout lay = ra_layout();
+    float *row = scratch + ra_at(), *dy_t = row + lay.row, *ct = dy_t + lay.panels;
+    if (shared_dy_ != nullptr) {
+      dy_t = shared_dy_block(blk.g, blk.kb);
+    } else {
+      pack_dy_transposed(blk, kcp, row, dy_t);
+    }
+    for (int64_t p = 0; p < panel; p += ra.nr) {
+      const float *b = dy_t + p * kcp;  // panel p / NR: kcp steps of NR floats
+      const int nn = static_cast<int>(std::min<int64_t>(ra.nr, m_ - p));
+      int64_t ch_j = 0, tap_j = 0;
+      for (int64_t j = 0; j < cols; j += ra.mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(ra.mr, cols - j));
+        const float *rows[kMaxRaMr];
+        column_rows(blk, in_place, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
+        for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
+        ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+      }
+    }
+  }
+
+  // The group's dy rows of the block as RA panels: dy_t[(p·kcp + q)·NR + i] = dy row p·NR + i at q (zeros past m).
+  void pack_dy_transposed(const Block &blk, int64_t kcp, float *row, float *dy_t) const {
+    const int64_t nr = ra_->nr;
+    for (int64_t r = 0; r < round_up(m_, nr); ++r) {
+      pack_dy_row(blk, kcp, r, row);
+      float *out = dy_t + (r / nr) * kcp * nr + r % nr;
+      for (int64_t q = 0; q < kcp; ++q) out[q * nr] = row[q];
+    }
+  }
+
+  // The x windows of the item's channels over the block.
+  void pack_windows(const Block &blk, int64_t kcp, float *windows) const {
+    float *row = windows + cpi_ * window_ + int64_table_floats(kk_);  // after the tap table (gemm_blocking.cpp)
+    for (int64_t ch = 0; ch < blk.channels; ++ch) pack_window(blk, ch, kcp, windows + ch * window_, row);
+  }
+
+  // Where each tap's row starts in a channel's windows (phase box and shift: divisions, so once per block).
+  int64_t *tap_table(const Block &blk, float *scratch, float *windows) const {
+    int64_t *tap_at = int64_table(scratch, (windows - scratch) + blk.channels * window_);
+    for (int64_t tap = 0; tap < kk_; ++tap) tap_at[tap] = geo_.phase(c_, tap) * phase_len_ + geo_.shift(c_, tap);
+    return tap_at;
+  }
+
+  // The rows of `count` columns from column ch_j·K + tap_j on (the last valid one repeated past `valid`): x rows
+  // in place or rows of the windows.
+  void column_rows(const Block &blk, bool in_place, const float *windows, const int64_t *tap_at, int64_t ch_j,
+                   int64_t tap_j, int count, int valid, const float **rows) const {
+    const float *x_data = x_.plain_data();
+    const View5 &xv = x_.view();
+    for (int r = 0; r < count; ++r) {
+      int64_t ch = ch_j, tap = tap_j + std::min(r, valid - 1);
+      for (; tap >= kk_; tap -= kk_) ++ch;
+      rows[r] = in_place ? x_data + xv.index(blk.n, blk.g * c_.cx_per_group + blk.c0 + ch, 0, 0, 0) + blk.q0
+                         : windows + ch * window_ + tap_at[tap];
+    }
+  }
+
   // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros.
   void pack_dy_row(const Block &blk, int64_t kcp, int64_t r, float *row) const {
     std::fill(row, row + kcp, 0.0f);
@@ -172,6 +269,7 @@ class ShiftedWeightGemm {
 
   const Canonical &c_;
   const GemmNtUkernel &uk_;
+  const GemmRaUkernel *const ra_;  // the transposed product's kernel, or nullptr (NT)
   const DwRowKernels &rk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
@@ -179,7 +277,8 @@ class ShiftedWeightGemm {
   const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
   const int64_t blocks_per_sample_;
-  float *const shared_dy_;  // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
+  const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
+  float *const shared_dy_;    // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
 };
 
 }  // namespace
@@ -190,7 +289,15 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
   float *shared_dy = b.shared_dy ? s.shared + shared_dy_offset(b, c) : nullptr;
   const ShiftedWeightGemm gemm(c, k, b, rounding, shared_dy);
   const int64_t blocks = gemm.k_blocks();
-  if (shared_dy != nullptr) {
+  if (shared_dy != nullptr && b.ra) {
+    // Before any item runs, so a slot's scratch holds the dy row each block is packed through.
+    parallel_for_slots(c.groups * blocks, s.slots, b.kc * c.cy_per_group * static_cast<double>(c.groups * blocks),
+                       [&](int slot, int64_t begin, int64_t end) {
+                         for (int64_t i = begin; i < end; ++i) {
+                           gemm.pack_shared_dy_block(i / blocks, i % blocks, s.base + slot * s.slot_stride);
+                         }
+                       });
+  } else if (shared_dy != nullptr) {
     const int64_t rows = round_up(c.cy_per_group, uk.mr);
     parallel_for(c.groups * blocks * rows, b.kc, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) gemm.pack_shared_dy_row(i / (blocks * rows), (i / rows) % blocks, i % rows);
@@ -216,6 +323,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
         blk.first = kb == first;
         gemm.run(blk, scratch, acc, ldc);
       }
+      gemm.finish_item(scratch, blk.channels, acc, ldc);
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
         fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding);

@@ -4,6 +4,7 @@
 
 #include "conv_bwd/kernels/dw_rows.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -37,6 +38,16 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
   return by_isa(isa, kScalar, &kAvx2, &kAvx512);
 #else
   return by_isa<GemmNtUkernel>(isa, kScalar, nullptr, nullptr);
+#endif
+}
+
+const GemmRaUkernel *gemm_ra_ukernel(Isa isa) {
+#if defined(ACLNN_CPU_HAVE_X86_KERNELS)
+  static const GemmRaUkernel kAvx2{gemm_ra_f32_6x16__avx2_fma, 6, 16, Isa::kAvx2, "gemm_ra_f32_6x16__avx2_fma"};
+  return isa == Isa::kAvx2 ? &kAvx2 : nullptr;
+#else
+  (void)isa;
+  return nullptr;
 #endif
 }
 

@@ -1,0 +1,40 @@
+// fp32 GEMM microkernels with A given as row pointers: C[m×n] (= or +=) A[m×kc]·B[kc×n], m ≤ MR, n ≤ NR.
+//   A: MR rows of kc floats, row r at a[r] (any address: a shifted view into a packed x window; for r ≥ m the caller
+//   repeats a valid row, whose results are dropped);
+//   B, C and the order of every sum exactly as the NN kernels (gemm_ukernel.hpp): one fp32 sum over k ascending,
+//   added to C once when `accumulate`. So a kernel gives the bits its ISA's NN kernel gives on A packed.
+// gradWeight transposed (gemm_weight_shifted): rows of A are the (x channel, tap) rows of the shifted layout,
+// broadcast where they lie, B is the dy block transposed (positions × output channels), so no tile waits on a
+// reduction across lanes at the end of a short K block (the NT kernels' cost on small planes).
+#pragma once
+
+#include <cstdint>
+
+#include "core/isa.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+using GemmRaUkernelFn = void (*)(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                 int m, int n, bool accumulate);
+
+constexpr int kMaxRaMr = 6;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
+
+struct GemmRaUkernel {
+  GemmRaUkernelFn run;
+  int mr, nr;
+  Isa isa;
+  const char *name;
+};
+
+void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                int m, int n, bool accumulate);
+
+// The kernel for `isa`, or nullptr: only AVX2 has one. Where it was measured against the NT kernel of the same ISA it
+// won only there (one thread, ResNeXt's 14² × 16 per group and ResNet's 14² × 256: AVX2 917 -> 819 µs and 5.07 ->
+// 4.82 ms; the same kernel under AVX-512, against its NT kernel, 722 -> 767 µs and 4.26 -> 4.67 ms; a portable
+// 4 × 8 one, against the scalar NT kernel, 5.0 -> 5.9 ms and 40 -> 48 ms).
+const GemmRaUkernel *gemm_ra_ukernel(Isa isa);
+
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu

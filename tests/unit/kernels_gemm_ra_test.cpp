@@ -1,0 +1,69 @@
+// The RA GEMM kernels (kernels/gemm_ra_ukernel.hpp) on every ISA this CPU runs that has one (AVX2): against the NN
+// kernel of the same ISA on A packed from the same rows, bit for bit (their contract: the same sums in the same order),
+// on non-integer data, at every m ≤ MR and n ≤ NR, several kc, writing and accumulating; C outside the m × n corner and
+// A rows past m (the caller's repeated row) must not matter.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "core/isa.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+namespace {
+
+std::vector<float> values(int64_t n, uint32_t seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (auto &x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int>((seed >> 9) % 2001) - 1000) / 997.0f;
+  }
+  return v;
+}
+
+TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
+  int tested = 0;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+    const GemmRaUkernel *ra = gemm_ra_ukernel(isa);
+    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+    const GemmUkernel &nn = gemm_ukernel(isa);
+    ASSERT_EQ(nn.mr, ra->mr);
+    ASSERT_EQ(nn.nr, ra->nr);
+    ++tested;
+    const int mr = ra->mr, nr = ra->nr;
+    for (int64_t kc : {1, 7, 33, 130}) {
+      // A: MR rows at odd offsets of one buffer (as shifted windows), B: kc steps with a pitch wider than NR.
+      const int64_t pitch = kc + 5, ldb = nr + 3, ldc = nr + 2;
+      const std::vector<float> x = values(mr * pitch + 3, 7), b = values(kc * ldb, 8);
+      for (int m = 1; m <= mr; ++m) {
+        for (int n = 1; n <= nr; ++n) {
+          const float *rows[kMaxRaMr];
+          std::vector<float> packed(static_cast<size_t>(kc * mr), 0.0f);  // rows past m: zeros, as packing leaves them
+          for (int r = 0; r < mr; ++r) {
+            rows[r] = x.data() + std::min(r, m - 1) * pitch + 3 - r % 3;
+            for (int64_t k = 0; k < kc && r < m; ++k) packed[k * mr + r] = rows[r][k];
+          }
+          for (bool accumulate : {false, true}) {
+            std::vector<float> got = values(mr * ldc, 9), want = got;
+            ra->run(kc, rows, b.data(), ldb, got.data(), ldc, m, n, accumulate);
+            nn.run(kc, packed.data(), b.data(), ldb, want.data(), ldc, m, n, accumulate);
+            for (size_t i = 0; i < got.size(); ++i) {
+              ASSERT_EQ(got[i], want[i]) << ra->name << " kc " << kc << " m " << m << " n " << n << " acc "
+                                         << accumulate << " at " << i;
+            }
+          }
+        }
+      }
+    }
+  }
+  if (tested == 0) GTEST_SKIP() << "no RA kernel runs on this CPU";
+}
+
+}  // namespace
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
