@@ -64,6 +64,36 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
   if (tested == 0) GTEST_SKIP() << "no RA kernel runs on this CPU";
 }
 
+// transpose: every row and column count up to 19 (the 8 × 8 blocks and both remainders), pitches wider than the
+// block; nothing outside the rows × cols it owns is written.
+TEST(KernelsGemmRa, TransposeMovesEveryElementItOwnsOnly) {
+  int tested = 0;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+    const GemmRaUkernel *ra = gemm_ra_ukernel(isa);
+    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+    ++tested;
+    for (int64_t rows = 0; rows <= 19; ++rows) {
+      for (int64_t cols = 0; cols <= 19; ++cols) {
+        const int64_t lds = cols + 3, ldd = rows + 5;
+        const std::vector<float> src = values(rows * lds + 1, 10);
+        std::vector<float> dst(static_cast<size_t>(cols * ldd + 1), std::numeric_limits<float>::quiet_NaN());
+        ra->transpose(src.data(), lds, rows, cols, dst.data(), ldd);
+        for (int64_t j = 0; j < cols; ++j) {
+          for (int64_t i = 0; i < ldd; ++i) {
+            if (i < rows) {
+              ASSERT_EQ(dst[j * ldd + i], src[i * lds + j]) << ra->name << " " << rows << "x" << cols;
+            } else {
+              ASSERT_TRUE(std::isnan(dst[j * ldd + i])) << ra->name << " " << rows << "x" << cols << " wrote past";
+            }
+          }
+        }
+        ASSERT_TRUE(std::isnan(dst[cols * ldd])) << ra->name << " " << rows << "x" << cols << " wrote past";
+      }
+    }
+  }
+  if (tested == 0) GTEST_SKIP() << "no RA kernel runs on this CPU";
+}
+
 }  // namespace
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -147,11 +147,11 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
             "share)");
 }
 
-TEST(Plan, GradWeightTakesTheRaKernelOnSmallStrideOnePlanesWhoseRowsFillItsPanels) {
-  // ResNeXt's 14² layer on AVX2: 16 output channels per group fill one panel of 16; q-space 14 rows of 16 = 224 ≤ 256
-  // (one K block of 224). One thread: a whole group per item (16 x channels, 144 columns), each transposing its own
-  // dy block. Slot: 16 windows of 224 + 34 = 258 floats, the 9-tap table (19), then the RA areas: a dy row (224),
-  // the transposed block (16 · 224) and the columns (144 · 16): 4128 + 19 + 224 + 3584 + 2304 = 10259 floats.
+TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsAreMany) {
+  // ResNeXt's 14² layer on AVX2: 16 output channels per group fill one panel of 16, 16 x channels × 9 taps = 144
+  // columns; q-space 14 rows of 16 = 224 (one K block). One thread: a whole group per item, each transposing its own
+  // dy block. Slot: 16 windows of 224 + 34 = 258 floats, the 9-tap table (19), then the RA areas: 16 dy rows (16 ·
+  // 224), the transposed block (16 · 224) and the columns (144 · 16): 4128 + 19 + 3584 + 3584 + 2304 = 13619 floats.
   const char *rnx = "mb1_g32_ic512oc512_ih14iw14_kh3kw3_ph1pw1_mask010";
   const Plan p = plan_of(rnx, context(Isa::kAvx2, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
@@ -159,28 +159,32 @@ TEST(Plan, GradWeightTakesTheRaKernelOnSmallStrideOnePlanesWhoseRowsFillItsPanel
   EXPECT_EQ(p.grad_weight.blocking.kc, 224);
   EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 16);
   EXPECT_FALSE(p.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 10259);
+  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 13619);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradWeight=gemm_weight_shifted:gemm_ra_f32_6x16__avx2_fma"),
             std::string::npos);
   // Only AVX2 has an RA kernel (the NT kernels of the others were faster).
   EXPECT_FALSE(plan_of(rnx, context(Isa::kAvx512, 1)).grad_weight.blocking.ra);
   EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking.ra);
   // Items reading the same K block (64 x channels on two threads) share it, transposed once: the shared area holds
-  // the partials, then 1 block · 32 rows · kc 64 (8 rows of 8 columns of q-space); the slots hold no dy.
+  // the partials, then 1 block · 32 rows · kc 80 (8 rows of 8 + 2 columns).
   const Plan shared = plan_of("mb1_g1_ic64oc32_ih8iw8_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 2));
   EXPECT_TRUE(shared.grad_weight.blocking.ra);
   EXPECT_LT(shared.grad_weight.blocking.channels_per_item, 64);
   EXPECT_TRUE(shared.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(shared.grad_weight.blocking.kc, 80);  // 8 rows of 8 + 2 columns: 80 (whole vectors of 8)
+  EXPECT_EQ(shared.grad_weight.blocking.kc, 80);
   EXPECT_EQ(shared.grad_weight.blocking.shared_floats, (32 * 64 * 9 + 15) / 16 * 16 + 32 * 80);
-  // Not: rows that do not fill the panels (24 of 16), a long q-space (56²: 56 · 58 = 3248 > 256), a stride, one tap.
+  // Long planes in K blocks of about 512: 56 · 58 = 3248 in 7 blocks of 464; at stride 2 too (ResNet's 3×3 s2).
+  const Plan wide = plan_of("mb1_g1_ic64oc64_ih56iw56_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1));
+  EXPECT_TRUE(wide.grad_weight.blocking.ra);
+  EXPECT_EQ(wide.grad_weight.blocking.kc, 464);
+  EXPECT_TRUE(plan_of("mb1_g1_ic128oc128_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1))
+                  .grad_weight.blocking.ra);
+  // Not: rows that do not fill the panels (24 of 16), one tap, fewer than 64 columns (a stem's 3 channels × 9).
   EXPECT_FALSE(
       plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
-  EXPECT_FALSE(
-      plan_of("mb1_g1_ic64oc64_ih56iw56_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
-  EXPECT_FALSE(
-      plan_of("mb1_g1_ic64oc64_ih14iw14_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
   EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih14iw14_kh1kw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
+  EXPECT_FALSE(
+      plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
 }
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {

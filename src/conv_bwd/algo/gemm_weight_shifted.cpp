@@ -37,21 +37,6 @@ bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const Oper
   return dy.plain() && c.y.contiguous_planes() && geo.q_space_dense(c);
 }
 
-// dst[j·ldd + i] = src[i·lds + j] for i < rows, j < cols, in tiles of 8 × 8 (a row of Ct is a whole group's output
-// channels: read down a column, every load was another cache line, and at 1 KB pitches the same few sets).
-void transpose(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst, int64_t ldd) {
-  constexpr int64_t kTile = 8;
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    const int64_t i1 = std::min(rows, i0 + kTile);
-    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      const int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t j = j0; j < j1; ++j) {
-        for (int64_t i = i0; i < i1; ++i) dst[j * ldd + i] = src[i * lds + j];
-      }
-    }
-  }
-}
-
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
   int64_t kb;  // the K block over all samples: n·(blocks per sample) + q0 / K block
@@ -106,12 +91,12 @@ class ShiftedWeightGemm {
     pack_dy_row(blk, round_up(blk.kc, uk_.lanes), r, shared_dy_block(g, kb) + r * lda_);
   }
 
-  // RA: transposes the dy rows of K block kb of group g into the shared area (row: kc floats of scratch).
-  void pack_shared_dy_block(int64_t g, int64_t kb, float *row) const {
+  // RA: transposes the dy rows of K block kb of group g into the shared area, through the rows area of a slot.
+  void pack_shared_dy_block(int64_t g, int64_t kb, float *scratch) const {
     Block blk;
     blk.g = g;
     set_k_block(kb, &blk);
-    pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), row, shared_dy_block(g, kb));
+    pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), scratch + ra_at(), shared_dy_block(g, kb));
   }
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc); with the RA kernel into the
@@ -163,7 +148,7 @@ class ShiftedWeightGemm {
     if (ra_ == nullptr) return;
     const RaLayout lay = ra_layout();
     const float *ct = scratch + ra_at() + lay.row + lay.panels;
-    transpose(ct, round_up(m_, ra_->nr), channels * kk_, m_, acc, ldc);
+    ra_->transpose(ct, round_up(m_, ra_->nr), channels * kk_, m_, acc, ldc);
   }
 
  private:
@@ -201,13 +186,13 @@ class ShiftedWeightGemm {
     }
   }
 
-  // The group's dy rows of the block as RA panels: dy_t[(p·kcp + q)·NR + i] = dy row p·NR + i at q (zeros past m).
-  void pack_dy_transposed(const Block &blk, int64_t kcp, float *row, float *dy_t) const {
+  // The group's dy rows of the block as RA panels: dy_t[(p·kcp + q)·NR + i] = dy row p·NR + i at q (zeros past m),
+  // NR rows at a time packed into `rows` (NR·kcp floats) and transposed.
+  void pack_dy_transposed(const Block &blk, int64_t kcp, float *rows, float *dy_t) const {
     const int64_t nr = ra_->nr;
-    for (int64_t r = 0; r < round_up(m_, nr); ++r) {
-      pack_dy_row(blk, kcp, r, row);
-      float *out = dy_t + (r / nr) * kcp * nr + r % nr;
-      for (int64_t q = 0; q < kcp; ++q) out[q * nr] = row[q];
+    for (int64_t p = 0; p < m_; p += nr) {
+      for (int64_t i = 0; i < nr; ++i) pack_dy_row(blk, kcp, p + i, rows + i * kcp);
+      ra_->transpose(rows, kcp, nr, kcp, dy_t + p * kcp, nr);
     }
   }
 

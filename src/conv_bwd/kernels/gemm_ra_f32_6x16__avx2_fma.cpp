@@ -58,5 +58,47 @@ void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *
   store_tile(tile, kNr, c, ldc, m, n, accumulate);
 }
 
+namespace {
+
+// One 8 × 8 block: dst row j = src column j (unpack pairs, then quads, then the 128-bit halves).
+inline void transpose8x8(const float *src, int64_t lds, float *dst, int64_t ldd) {
+  const __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
+               r3 = _mm256_loadu_ps(src + 3 * lds), r4 = _mm256_loadu_ps(src + 4 * lds),
+               r5 = _mm256_loadu_ps(src + 5 * lds), r6 = _mm256_loadu_ps(src + 6 * lds),
+               r7 = _mm256_loadu_ps(src + 7 * lds);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
+               t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+               t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+               s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+               s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+               s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(dst + ldd, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(dst + 2 * ldd, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(dst + 3 * ldd, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(dst + 4 * ldd, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(dst + 5 * ldd, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+
+}  // namespace
+
+void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
+                                     int64_t ldd) {
+  int64_t i0 = 0;
+  for (; i0 + 8 <= rows; i0 += 8) {
+    int64_t j = 0;
+    for (; j + 8 <= cols; j += 8) transpose8x8(src + i0 * lds + j, lds, dst + j * ldd + i0, ldd);
+    for (; j < cols; ++j) {
+      for (int64_t i = i0; i < i0 + 8; ++i) dst[j * ldd + i] = src[i * lds + j];
+    }
+  }
+  for (; i0 < rows; ++i0) {
+    for (int64_t j = 0; j < cols; ++j) dst[j * ldd + i0] = src[i0 * lds + j];
+  }
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -20,8 +20,13 @@ using GemmRaUkernelFn = void (*)(int64_t kc, const float *const *a, const float 
 
 constexpr int kMaxRaMr = 6;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
 
+// dst[j·ldd + i] = src[i·lds + j] for i < rows, j < cols (the RA product's dy blocks into panels, its columns back
+// into gradWeight's rows).
+using GemmRaTransposeFn = void (*)(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst, int64_t ldd);
+
 struct GemmRaUkernel {
   GemmRaUkernelFn run;
+  GemmRaTransposeFn transpose;
   int mr, nr;
   Isa isa;
   const char *name;
@@ -29,6 +34,8 @@ struct GemmRaUkernel {
 
 void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                 int m, int n, bool accumulate);
+void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
+                                     int64_t ldd);
 
 // The kernel for `isa`, or nullptr: only AVX2 has one. Where it was measured against the NT kernel of the same ISA it
 // won only there (one thread, ResNeXt's 14² × 16 per group and ResNet's 14² × 256: AVX2 917 -> 819 µs and 5.07 ->

@@ -43,7 +43,8 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
-  static const GemmRaUkernel kAvx2{gemm_ra_f32_6x16__avx2_fma, 6, 16, Isa::kAvx2, "gemm_ra_f32_6x16__avx2_fma"};
+  static const GemmRaUkernel kAvx2{gemm_ra_f32_6x16__avx2_fma,  gemm_ra_transpose_f32__avx2_fma, 6, 16, Isa::kAvx2,
+                                   "gemm_ra_f32_6x16__avx2_fma"};
   return isa == Isa::kAvx2 ? &kAvx2 : nullptr;
 #else
   (void)isa;
