@@ -67,21 +67,40 @@ void ConvBackwardOperation::record_blocks() {
   const conv_bwd::Problem &p = problem_;
   const conv_bwd::TensorArg *const tensors[2 * kTensorsPerSide] = {&p.grad_output, &p.input,       &p.weight,
                                                                    &p.grad_input,  &p.grad_weight, &p.grad_bias};
-  blocks_.clear();
+  static_assert(kMaxBlocks == 2 * kTensorsPerSide, "one block per tensor");
+  block_count_ = 0;
   for (size_t i = 0; i < 2 * kTensorsPerSide; ++i) {
     const conv_bwd::TensorArg &t = *tensors[i];
     const bool used = i < kTensorsPerSide || p.mask[i - kTensorsPerSide];
     if (!used || !t.present || t.numel == 0 || t.data == nullptr) continue;
-    Block b{i < kTensorsPerSide ? kInputNames[i] : kOutputNames[i - kTensorsPerSide], t.data, nullptr, nullptr};
-    if (runtime::find_allocation(t.data, &b.begin, &b.end)) blocks_.push_back(b);
+    blocks_[block_count_++] =
+        Block{i < kTensorsPerSide ? kInputNames[i] : kOutputNames[i - kTensorsPerSide], t.data, nullptr, nullptr};
   }
+  const Lookup found = look_up();
+  size_t kept = 0;
+  for (size_t i = 0; i < block_count_; ++i) {
+    if (!found.found[i]) continue;
+    blocks_[kept] = blocks_[i];
+    blocks_[kept].begin = found.begins[i];
+    blocks_[kept].end = found.ends[i];
+    ++kept;
+  }
+  block_count_ = kept;
+}
+
+ConvBackwardOperation::Lookup ConvBackwardOperation::look_up() const {
+  Lookup l;
+  const void *data[kMaxBlocks];
+  for (size_t i = 0; i < block_count_; ++i) data[i] = blocks_[i].data;
+  runtime::find_allocations(block_count_, data, l.found, l.begins, l.ends);
+  return l;
 }
 
 int ConvBackwardOperation::check_memory(const char *api) const {
-  for (const Block &b : blocks_) {
-    const unsigned char *begin = nullptr;
-    const unsigned char *end = nullptr;
-    if (runtime::find_allocation(b.data, &begin, &end) && begin == b.begin && end == b.end) continue;
+  const Lookup now = look_up();
+  for (size_t i = 0; i < block_count_; ++i) {
+    const Block &b = blocks_[i];
+    if (now.found[i] && now.begins[i] == b.begin && now.ends[i] == b.end) continue;
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        std::string(b.name) + " (data " + pointer_text(b.data) + ") lay in the aclrtMalloc block [" +
                            pointer_text(b.begin) + ", " + pointer_text(b.end) +

@@ -2,10 +2,10 @@
 // descriptors may be destroyed right after launch) executed by conv_bwd::execute.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
@@ -43,11 +43,21 @@ class ConvBackwardOperation : public Operation {
     const unsigned char *begin;
     const unsigned char *end;
   };
+  static constexpr size_t kMaxBlocks = 6;  // one per tensor
   void record_blocks();
+  // Where the recorded tensors' data lie now (one registry lookup for all of them).
+  struct Lookup {
+    bool found[kMaxBlocks] = {};
+    const unsigned char *begins[kMaxBlocks] = {};
+    const unsigned char *ends[kMaxBlocks] = {};
+  };
+  Lookup look_up() const;
 
   conv_bwd::Problem problem_;
   conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
-  std::vector<Block> blocks_;
+  // A fixed array: a vector's growth cost four allocations per call of the seed problem.
+  std::array<Block, kMaxBlocks> blocks_{};
+  size_t block_count_ = 0;
 };
 
 }  // namespace aclnn_cpu

@@ -38,8 +38,7 @@ ByteRange byte_range(const TensorArg &t) {
   return r;
 }
 
-bool overlaps(const TensorArg &a, const TensorArg &b) {
-  const ByteRange x = byte_range(a), y = byte_range(b);
+bool overlaps(const ByteRange &x, const ByteRange &y) {
   return x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi;
 }
 
@@ -56,11 +55,12 @@ bool tensors_misaligned(const Problem &p) {
 
 bool outputs_alias_operands(const Problem &p) {
   const TensorArg *outputs[3] = {&p.grad_input, &p.grad_weight, &p.grad_bias};
-  const TensorArg *operands[3] = {&p.grad_output, &p.input, &p.weight};
+  const ByteRange operands[3] = {byte_range(p.grad_output), byte_range(p.input), byte_range(p.weight)};
   for (int o = 0; o < 3; ++o) {
     if (!p.mask[o]) continue;
-    for (const TensorArg *in : operands) {
-      if (overlaps(*outputs[o], *in)) return true;
+    const ByteRange out = byte_range(*outputs[o]);
+    for (const ByteRange &in : operands) {
+      if (overlaps(out, in)) return true;
     }
   }
   return false;
@@ -218,8 +218,9 @@ PlanContext current_plan_context() {
   PlanContext ctx;
   ctx.isa = usable_isa();
   ctx.threads = std::max(1, effective_num_threads());
-  ctx.reference_only = settings().reference_only;
-  ctx.disabled = settings().disabled_algorithms;
+  const Settings now = settings();
+  ctx.reference_only = now.reference_only;
+  ctx.disabled = now.disabled_algorithms;
   return ctx;
 }
 

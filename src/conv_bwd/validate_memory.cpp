@@ -51,7 +51,13 @@ int64_t view_end_bytes(const aclTensor *t) {
   return bytes;
 }
 
-int check_extent(int slot, const aclTensor *t) {
+// The aclrtMalloc block a tensor's data lies in, when it does (looked up for all tensors at once).
+struct Allocation {
+  bool found = false;
+  const unsigned char *begin = nullptr, *end = nullptr;
+};
+
+int check_extent(int slot, const aclTensor *t, const Allocation &block) {
   if (dtype_size(t->dtype) == 0) {
     return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t->dtype) +
                         " without a whole-byte element size.");
@@ -62,28 +68,34 @@ int check_extent(int slot, const aclTensor *t) {
     return fail_invalid(std::string("the byte extent of the view of ") + slot_name(slot) + " (" + view_text(t) +
                         ") overflows the address space.");
   }
-  const unsigned char *begin = nullptr;
-  const unsigned char *limit = nullptr;
-  if (!runtime::find_allocation(t->data, &begin, &limit)) return ACLNN_SUCCESS;
-  const uint64_t available = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(limit) - base);
+  if (!block.found) return ACLNN_SUCCESS;
+  const uint64_t available = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(block.end) - base);
   if (static_cast<uint64_t>(end) <= available) return ACLNN_SUCCESS;
   return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " +
-                      std::to_string(end) + " bytes from its data pointer, but the aclrtMalloc allocation holding "
-                      "it has only " + std::to_string(available) + " bytes from there.");
+                      std::to_string(end) +
+                      " bytes from its data pointer, but the aclrtMalloc allocation holding "
+                      "it has only " +
+                      std::to_string(available) + " bytes from there.");
 }
 
 // True when distinct indices of the view address distinct elements: ordered by stride, each dim (of size > 1)
 // must step over the whole extent of the dims below it.
 bool is_one_to_one(const aclTensor *t) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
-  for (size_t i = 0; i < t->view_shape.size(); ++i) {
-    if (t->view_shape[i] > 1) dims.emplace_back(t->strides[i], t->view_shape[i]);
+  // (stride, size) of the dims above 1: on the stack for the usual ranks (a vector cost three allocations a call).
+  constexpr size_t kOnStack = 8;
+  std::pair<int64_t, int64_t> stack[kOnStack];
+  std::vector<std::pair<int64_t, int64_t>> heap;
+  const size_t rank = t->view_shape.size();
+  if (rank > kOnStack) heap.resize(rank);
+  std::pair<int64_t, int64_t> *dims = rank > kOnStack ? heap.data() : stack, *end = dims;
+  for (size_t i = 0; i < rank; ++i) {
+    if (t->view_shape[i] > 1) *end++ = {t->strides[i], t->view_shape[i]};
   }
-  std::sort(dims.begin(), dims.end());
+  std::sort(dims, end);
   int64_t span = 1;  // elements covered by the dims so far
-  for (const auto &d : dims) {
-    if (d.first < span) return false;
-    if (!checked_mul(d.first, d.second, &span)) return false;
+  for (const auto *d = dims; d != end; ++d) {
+    if (d->first < span) return false;
+    if (!checked_mul(d->first, d->second, &span)) return false;
   }
   return true;
 }
@@ -97,16 +109,25 @@ int check_output_overlap(int slot, const aclTensor *t) {
 }  // namespace
 
 int check_memory(const Call &call) {
+  // The checked tensors' blocks, under one registry lock.
+  const void *data[kSlotCount] = {};
+  bool found[kSlotCount] = {};
+  const unsigned char *begins[kSlotCount] = {}, *ends[kSlotCount] = {};
+  for (int slot = 0; slot < kSlotCount; ++slot) {
+    const aclTensor *t = call.tensor(slot);
+    if (t != nullptr) data[slot] = t->data;
+  }
+  runtime::find_allocations(kSlotCount, data, found, begins, ends);
   for (int slot = 0; slot < kSlotCount; ++slot) {
     const aclTensor *t = call.tensor(slot);
     if (t == nullptr || call.numel[slot] == 0) continue;
     if (slot >= kGradInput && !call.mask[slot - kGradInput]) continue;
     if (t->data == nullptr) {
-      return fail_null(std::string(slot_name(slot)) + " has " + std::to_string(call.numel[slot]) +
-                       " elements (shape " + ints_text(t->view_shape) + ") but its data pointer is null.");
+      return fail_null(std::string(slot_name(slot)) + " has " + std::to_string(call.numel[slot]) + " elements (shape " +
+                       ints_text(t->view_shape) + ") but its data pointer is null.");
     }
     if (int status = check_signs(slot, t)) return status;
-    if (int status = check_extent(slot, t)) return status;
+    if (int status = check_extent(slot, t, Allocation{found[slot], begins[slot], ends[slot]})) return status;
     if (int status = check_output_overlap(slot, t)) return status;
   }
   return ACLNN_SUCCESS;

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
@@ -15,6 +16,12 @@ struct SettingsStore {
   std::mutex mutex;
   Settings value;
   bool loaded = false;
+  // value.num_threads for readers that take no lock (every parallel loop asks: five Settings copies per call of the
+  // seed problem); kUnloaded until the first load.
+  std::atomic<int> num_threads{kUnloaded};
+  static constexpr int kUnloaded = -1;
+
+  void publish_locked() { num_threads.store(value.num_threads, std::memory_order_release); }
 };
 
 // Never destroyed: stream threads read settings and may still run while static destructors run at exit.
@@ -150,6 +157,7 @@ void ensure_loaded_locked(SettingsStore &s) {
   Settings parsed;
   if (parse_settings(&parsed, &ignored)) s.value = parsed;
   s.loaded = true;
+  s.publish_locked();
 }
 
 }  // namespace
@@ -210,6 +218,7 @@ bool load_settings_from_env(std::string *error) {
   std::lock_guard<std::mutex> lock(s.mutex);
   s.value = parsed;
   s.loaded = true;
+  s.publish_locked();
   return true;
 }
 
@@ -232,6 +241,7 @@ void set_num_threads(int num_threads) {
   std::lock_guard<std::mutex> lock(s.mutex);
   ensure_loaded_locked(s);
   s.value.num_threads = num_threads;
+  s.publish_locked();
 }
 
 void set_mem_limit(uint64_t bytes) {
@@ -256,7 +266,8 @@ int usable_cpus() {
 }  // namespace
 
 int effective_num_threads() {
-  int n = settings().num_threads;
+  int n = store().num_threads.load(std::memory_order_acquire);
+  if (n == SettingsStore::kUnloaded) n = settings().num_threads;
   if (n > 0) return n;
   // Read once per process, as OpenMP runtimes do: the system call cost about a µs on the virtual machines
   // measured, paid by every plan and every parallel loop of a call (issue 5's tiny calls).

@@ -1,12 +1,12 @@
 #include "runtime/memory.hpp"
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
-
-#include <unistd.h>
 
 #include "core/config.hpp"
 #include "runtime/status.hpp"
@@ -99,9 +99,9 @@ aclError allocate_block(const char *api, MemoryKind kind, size_t size, bool padd
   void *p = bytes <= physical_memory() ? std::aligned_alloc(kMemoryAlignment, bytes) : nullptr;
   if (p == nullptr) {
     if (device) unreserve_device_bytes(r, bytes);
-    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
-                "cannot allocate " + std::to_string(bytes) + " bytes for size = " + std::to_string(size) +
-                    " (out of memory)");
+    return fail(
+        ACL_ERROR_RT_MEMORY_ALLOCATION, api,
+        "cannot allocate " + std::to_string(bytes) + " bytes for size = " + std::to_string(size) + " (out of memory)");
   }
   try {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -176,6 +176,19 @@ bool find_block(const void *p, const unsigned char **begin, const unsigned char 
   return true;
 }
 
+void find_blocks(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
+                 const unsigned char **ends) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (size_t i = 0; i < count; ++i) {
+    auto it = containing(r, ps[i]);
+    found[i] = it != r.blocks.end();
+    if (!found[i]) continue;
+    begins[i] = reinterpret_cast<const unsigned char *>(it->first);
+    ends[i] = begins[i] + it->second.size;
+  }
+}
+
 aclError check_span(const char *api, const char *param, const void *p, size_t bytes) {
   const unsigned char *begin = nullptr;
   const unsigned char *end = nullptr;
@@ -184,8 +197,7 @@ aclError check_span(const char *api, const char *param, const void *p, size_t by
   if (bytes <= room) return ACL_SUCCESS;
   return invalid_argument(ACL_ERROR_INVALID_PARAM, api, param, pointer_text(p),
                           std::to_string(bytes) + " bytes from there pass the end of its allocation (" +
-                              std::to_string(room) + " bytes left of a block of " +
-                              std::to_string(end - begin) + ")");
+                              std::to_string(room) + " bytes left of a block of " + std::to_string(end - begin) + ")");
 }
 
 }  // namespace runtime

@@ -39,6 +39,10 @@ MemoryCounts memory_counts();
 // When `p` lies inside a live block, its byte range [*begin, *end).
 bool find_block(const void *p, const unsigned char **begin, const unsigned char **end);
 
+// find_block for `count` pointers under one lock (an operator's tensors: one lock per call instead of six).
+void find_blocks(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
+                 const unsigned char **ends);
+
 // When `p` lies inside a live block, `bytes` from `p` must stay inside it; otherwise the call is refused with
 // ACL_ERROR_INVALID_PARAM naming `param`. Pointers outside every block are not checked.
 aclError check_span(const char *api, const char *param, const void *p, size_t bytes);

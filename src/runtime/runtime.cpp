@@ -20,5 +20,10 @@ bool find_allocation(const void *p, const unsigned char **begin, const unsigned 
   return find_block(p, begin, end);
 }
 
+void find_allocations(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
+                      const unsigned char **ends) {
+  find_blocks(count, ps, found, begins, ends);
+}
+
 }  // namespace runtime
 }  // namespace aclnn_cpu

@@ -28,6 +28,10 @@ aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_cal
 // rounded up to 32 bytes plus 32 bytes of padding (aclrtMallocAlign32: without the padding).
 bool find_allocation(const void *p, const unsigned char **begin, const unsigned char **end);
 
+// find_allocation for `count` pointers at once (found[i], [begins[i], ends[i])).
+void find_allocations(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
+                      const unsigned char **ends);
+
 // The value of ACL_OPT_DETERMINISTIC set through aclrt{Ctx,}SetSysParamOpt, 0 when it was never set (or
 // aclFinalize has run since).
 int64_t deterministic_option();

@@ -117,7 +117,8 @@ TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
                             std::numeric_limits<float>::quiet_NaN()};
   for (Isa isa : usable_levels()) {
     const DwRowKernels &k = dw_row_kernels(isa);
-    for (int64_t n : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {  // 8 .. 15: two overlapping half vectors
+    // 4 .. 7: two overlapping quarter vectors; 8 .. 15: two overlapping half vectors.
+    for (int64_t n : {0, 1, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
       const int64_t rows = 3, lds = n + 3, ldd = n + 2;
       std::vector<float> src = integers(rows * lds, 6);
       // Specials in the source's gaps (columns n .. lds) are not copied and must not count.
@@ -151,7 +152,8 @@ TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
 TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
   for (Isa isa : usable_levels()) {
     const DwRowKernels &k = dw_row_kernels(isa);
-    for (int64_t n : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {  // 8 .. 15: two overlapping half vectors
+    // 4 .. 7: two overlapping quarter vectors; 8 .. 15: two overlapping half vectors.
+    for (int64_t n : {0, 1, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
       const int64_t rows = 3, lds = n + 5, ldd = n + 2;
       std::vector<uint16_t> src(static_cast<size_t>(rows * lds));
       uint32_t seed = 17;

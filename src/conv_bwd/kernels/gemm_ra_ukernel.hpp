@@ -37,10 +37,10 @@ void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *
 void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
                                      int64_t ldd);
 
-// The kernel for `isa`, or nullptr: only AVX2 has one. Where it was measured against the NT kernel of the same ISA it
-// won only there (one thread, ResNeXt's 14² × 16 per group and ResNet's 14² × 256: AVX2 917 -> 819 µs and 5.07 ->
-// 4.82 ms; the same kernel under AVX-512, against its NT kernel, 722 -> 767 µs and 4.26 -> 4.67 ms; a portable
-// 4 × 8 one, against the scalar NT kernel, 5.0 -> 5.9 ms and 40 -> 48 ms).
+// The kernel for `isa`, or nullptr: only AVX2 has one. Measured against the NT kernels (one thread, before the
+// transposes were vectorised): on AVX2 ResNeXt's 14² × 16 per group 917 -> 819 µs and ResNet's 14² 3×3 5.07 -> 4.82
+// ms; this kernel under an AVX-512 plan, against the AVX-512 NT kernel, 722 -> 767 µs and 4.26 -> 4.67 ms; a portable
+// 4 × 8 one against the scalar NT kernel 5.0 -> 5.9 ms and 40 -> 48 ms.
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa);
 
 }  // namespace conv_bwd
