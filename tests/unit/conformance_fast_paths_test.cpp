@@ -112,13 +112,14 @@ const char *const kGeometries[] = {
     "mb1_g2_ic2oc2_ih1iw40_kh3kw3_ph1pw1",
     "mb1_g3_ic3oc3_ih15iw19_kh3kw3",
     "mb2_g2_ic2oc4_ih20iw23_kh3kw3_ph1pw1",
-    // gemm_weight_shifted's transposed product (RA kernel, AVX2 only: a group's output channels filling its panels
-    // of 16, at least 64 columns): 16 per group, three samples (three K blocks in three partial sums), 8 x channels
-    // (72 columns: a 6-row tile remainder); 48 in 1-D with dilation and uneven pads (three panels, 13 × 5 columns);
-    // stride 2 with an odd width (phase boxes) over 1200 q positions (three K blocks of about 512).
+    // gemm_weight_shifted's transposed product (RA kernels: a group's output channels filling their panels, 16 on
+    // AVX2 and 32 on AVX-512, at least 64 columns): 16 per group (AVX2 only), three samples (three K blocks in three
+    // partial sums), 8 x channels (72 columns: a 6-row tile remainder); 64 in 1-D with dilation and uneven pads (four
+    // AVX2 panels, two AVX-512 ones; 13 × 5 columns: remainders of 6 and 8 rows); 32 at stride 2 with an odd width
+    // (phase boxes) over 1200 q positions (three K blocks of about 512).
     "mb3_g2_ic16oc32_ih9iw11_kh3kw3_ph1pw1",
-    "mb1_g1_ic13oc48_iw60_kw5_pw3:1_dw2",
-    "mb1_g1_ic8oc16_ih79iw61_kh3kw3_sh2sw2_ph1pw1",
+    "mb1_g1_ic13oc64_iw60_kw5_pw3:1_dw2",
+    "mb1_g1_ic8oc32_ih79iw61_kh3kw3_sh2sw2_ph1pw1",
     // ... and 3 rows of 9 (q-space 31: one float short of whole vectors, so dot_taps_3x3's last strip reads past the
     // x box into dy's buffer).
     "mb1_g2_ic2oc2_ih3iw9_kh3kw3_ph1pw1",

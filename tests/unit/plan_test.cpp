@@ -162,9 +162,12 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   EXPECT_EQ(p.grad_weight.blocking.slot_floats, 13619);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradWeight=gemm_weight_shifted:gemm_ra_f32_6x16__avx2_fma"),
             std::string::npos);
-  // Only AVX2 has an RA kernel (the NT kernels of the others were faster).
+  // AVX-512's panels are 32 wide (16 channels stay on its NT kernel); the scalar ISA has no RA kernel.
   EXPECT_FALSE(plan_of(rnx, context(Isa::kAvx512, 1)).grad_weight.blocking.ra);
   EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking.ra);
+  const Plan wide512 = plan_of("mb1_g1_ic64oc64_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx512, 1));
+  EXPECT_TRUE(wide512.grad_weight.blocking.ra);
+  EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(wide512).find("gemm_ra_f32_8x32__avx512f"), std::string::npos);
   // Items reading the same K block (64 x channels on two threads) share it, transposed once: the shared area holds
   // the partials, then 1 block · 32 rows · kc 80 (8 rows of 8 + 2 columns).
   const Plan shared = plan_of("mb1_g1_ic64oc32_ih8iw8_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 2));

@@ -18,7 +18,7 @@ namespace conv_bwd {
 using GemmRaUkernelFn = void (*)(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                  int m, int n, bool accumulate);
 
-constexpr int kMaxRaMr = 6;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
+constexpr int kMaxRaMr = 8;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
 
 // dst[j·ldd + i] = src[i·lds + j] for i < rows, j < cols (the RA product's dy blocks into panels, its columns back
 // into gradWeight's rows).
@@ -34,13 +34,13 @@ struct GemmRaUkernel {
 
 void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                 int m, int n, bool accumulate);
+void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                               int m, int n, bool accumulate);
 void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
                                      int64_t ldd);
 
-// The kernel for `isa`, or nullptr: only AVX2 has one. Measured against the NT kernels (one thread, before the
-// transposes were vectorised): on AVX2 ResNeXt's 14² × 16 per group 917 -> 819 µs and ResNet's 14² 3×3 5.07 -> 4.82
-// ms; this kernel under an AVX-512 plan, against the AVX-512 NT kernel, 722 -> 767 µs and 4.26 -> 4.67 ms; a portable
-// 4 × 8 one against the scalar NT kernel 5.0 -> 5.9 ms and 40 -> 48 ms.
+// The kernel for `isa`, or nullptr: AVX2 and AVX-512 have one. The portable 4 × 8 one tried lost to the scalar NT
+// kernel (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms).
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa);
 
 }  // namespace conv_bwd
