@@ -3,8 +3,9 @@
 //
 //   gemm_weight:         dW[g] (Cy_g × Cx_g·K) = dy[g] (Cy_g × N·Ospace) · im2col(x[g])ᵀ, the long K cut into
 //                        a fixed number of parts whose fp32 partial sums are added in part order
-//   gemm_weight_shifted: the same product for stride-1 convolutions, with y positions laid out on x's padded rows
-//                        so that each tap's im2col row is the packed x plane shifted (shifted_geometry.hpp)
+//   gemm_weight_shifted: the same product with y positions laid out on x's padded rows (a stride splits x into
+//                        phase boxes) so that each tap's im2col row is a packed x box shifted (shifted_geometry.hpp);
+//                        with an RA kernel transposed, dWᵀ = im2col(x) · dyᵀ (RaLayout)
 //   gemm_backward_data:  dcol (Cx_g·K × tile) = w[g]ᵀ · dy tile, scattered into dx (col2im; only real
 //                        products: a stride leaves no inserted zeros to multiply)
 //   gemm_forward:        y tile (Cy_g × tile) = w[g] · im2col(x[g]) tile  (gradInput of a transposed call; and,

@@ -104,7 +104,8 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   // Slot: one pass of dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at
-  // stride 2 across one x row (decoded for the pairs of phases).
+  // stride 2 across one x row (decoded for the pairs of phases); RA: the windows, the table and the row, then
+  // RaLayout's areas.
   const int64_t dy_block_floats = b.ra ? RaLayout::block_floats(*k.ra, m, b.kc) : round_up(m, nt.mr) * b.kc;
   const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
   auto slot_of = [&](int64_t channels, bool shared_dy) {

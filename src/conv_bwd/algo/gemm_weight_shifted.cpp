@@ -2,7 +2,9 @@
 // chunk of x channels); per K block it packs the chunk's x channels as windows of their padded boxes, rounded on the
 // way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
 // items before they run (GemmBlocking::shared_dy), read where they lie, or packed by the item. Every
-// (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies.
+// (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
+// kernel (GemmBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ, the dy
+// block transposed into panels of NR output channels, and an item's Ct is transposed into dW once, at its end.
 // Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
 // Inf/NaN: the extra products (junk positions, padding) are 0 × an operand value; they change a sum only when that
 // value is not finite, and then the sum is not finite either. So a finite dW is exact, and a non-finite one is
@@ -275,7 +277,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
   const ShiftedWeightGemm gemm(c, k, b, rounding, shared_dy);
   const int64_t blocks = gemm.k_blocks();
   if (shared_dy != nullptr && b.ra) {
-    // Before any item runs, so a slot's scratch holds the dy row each block is packed through.
+    // Before any item runs, so each slot's rows area (RaLayout) is free to pack the blocks' dy rows through.
     parallel_for_slots(c.groups * blocks, s.slots, b.kc * c.cy_per_group * static_cast<double>(c.groups * blocks),
                        [&](int slot, int64_t begin, int64_t end) {
                          for (int64_t i = begin; i < end; ++i) {
