@@ -120,6 +120,10 @@ const char *const kGeometries[] = {
     "mb3_g2_ic16oc32_ih9iw11_kh3kw3_ph1pw1",
     "mb1_g1_ic13oc64_iw60_kw5_pw3:1_dw2",
     "mb1_g1_ic8oc32_ih79iw61_kh3kw3_sh2sw2_ph1pw1",
+    // gemm_backward_data on FP32 dy planes of a page or more with 64 channels (its B panels packed, not read in
+    // place: kMaxInPlaceBPages), stride 1 and stride 2.
+    "mb1_g1_ic3oc64_ih40iw40_kh3kw3_ph1pw1",
+    "mb2_g1_ic5oc70_ih70iw66_kh3kw3_sh2sw2_ph1pw1",
     // ... and 3 rows of 9 (q-space 31: one float short of whole vectors, so dot_taps_3x3's last strip reads past the
     // x box into dy's buffer).
     "mb1_g2_ic2oc2_ih3iw9_kh3kw3_ph1pw1",

@@ -56,6 +56,8 @@ constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): 
 // gemm_backward_data on fewer x planes than this (a stem's 3 input channels, wav2vec's 1): the y positions (or a
 // channel's taps) are also cut into up to kDataParts parts, each adding into its own x planes, added in order at the
 // end (fixed by the problem, never by the threads, as the K parts of gradWeight).
+constexpr int64_t kMaxInPlaceBPages =
+    64;  // gemm_backward_data: B rows of a page or more read in place, fewer than this
 constexpr int64_t kDataPartsBelowPlanes = 8;
 constexpr int64_t kDataParts = 4;
 constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one part (the planes stay per item)
