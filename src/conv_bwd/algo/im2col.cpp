@@ -48,6 +48,21 @@ void for_each_segment(const Canonical &c, int64_t kappa, int64_t o0, int64_t cou
   }
 }
 
+// to[i] = src[2i] for i < n by 4-float vectors, reading no further than src[2(n − 1)] (the strided loop stayed scalar:
+// half of im2col_run's time in DCGAN's stride-2 forward GEMM).
+void copy_every_second(const float *src, int64_t n, float *to) {
+  typedef float F4 __attribute__((vector_size(16), aligned(4)));
+  int64_t i = 0;
+  for (; i + 5 <= n; i += 4) {  // src[2i .. 2i + 7], and 2i + 7 ≤ 2(n − 1)
+    F4 a, b;
+    __builtin_memcpy(&a, src + 2 * i, sizeof(a));
+    __builtin_memcpy(&b, src + 2 * i + 4, sizeof(b));
+    const F4 even = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+    __builtin_memcpy(to + i, &even, sizeof(even));
+  }
+  for (; i < n; ++i) to[i] = src[2 * i];
+}
+
 }  // namespace
 
 bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
@@ -70,6 +85,8 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
       const float *src = static_cast<const float *>(v.data) + from;
       if (step == 1) {
         for (int64_t i = 0; i < valid; ++i) to[i] = src[i];
+      } else if (step == 2) {
+        copy_every_second(src, valid, to);
       } else {
         for (int64_t i = 0; i < valid; ++i) to[i] = src[i * step];
       }
