@@ -4,14 +4,14 @@
 // stack every k step (52 instead of 100+ GFLOP/s on one Zen 5 core).
 #include <immintrin.h>
 
-#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_tile_avx2.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
 void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
                              int n, bool accumulate) {
-  constexpr int kMr = 6, kNr = 16;
+  constexpr int kMr = 6;
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   for (int64_t k = 0; k < kc; ++k) {
@@ -37,26 +37,8 @@ void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, int64_t
     a += kMr;
     b += ldb;
   }
-  float tile[kMr * kNr];
   const __m256 acc[kMr * 2] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
-  if (m == kMr && n == kNr) {
-    for (int r = 0; r < kMr; ++r) {
-      float *row = c + r * ldc;
-      __m256 lo = acc[2 * r], hi = acc[2 * r + 1];
-      if (accumulate) {
-        lo = _mm256_add_ps(_mm256_loadu_ps(row), lo);
-        hi = _mm256_add_ps(_mm256_loadu_ps(row + 8), hi);
-      }
-      _mm256_storeu_ps(row, lo);
-      _mm256_storeu_ps(row + 8, hi);
-    }
-    return;
-  }
-  for (int r = 0; r < kMr; ++r) {
-    _mm256_storeu_ps(tile + r * kNr, acc[2 * r]);
-    _mm256_storeu_ps(tile + r * kNr + 8, acc[2 * r + 1]);
-  }
-  store_tile(tile, kNr, c, ldc, m, n, accumulate);
+  store_tile_6x16(acc, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd

@@ -1,21 +1,13 @@
 // AVX-512 kernel: 8 rows × 2 zmm columns = 16 accumulators, 2 B loads and 8 broadcasts per k step.
 // Compiled with -mavx512f (src/CMakeLists.txt); called only when CPUID and the OS report AVX-512F.
-// GCC 12 warns that the undefined source operand inside some AVX-512 intrinsics is uninitialised (GCC bug
-// 105593, fixed in GCC 13); the operand is never read.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
-#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_tile_avx512.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
 void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
                             int n, bool accumulate) {
-  constexpr int kMr = 8, kNr = 32;
+  constexpr int kMr = 8;
   __m512 acc[kMr][2];
 #pragma GCC unroll 8
   for (int r = 0; r < kMr; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
@@ -30,25 +22,7 @@ void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, int64_t 
     a += kMr;
     b += ldb;
   }
-  if (m == kMr && n == kNr) {
-#pragma GCC unroll 8
-    for (int r = 0; r < kMr; ++r) {
-      float *row = c + r * ldc;
-      if (accumulate) {
-        acc[r][0] = _mm512_add_ps(_mm512_loadu_ps(row), acc[r][0]);
-        acc[r][1] = _mm512_add_ps(_mm512_loadu_ps(row + 16), acc[r][1]);
-      }
-      _mm512_storeu_ps(row, acc[r][0]);
-      _mm512_storeu_ps(row + 16, acc[r][1]);
-    }
-    return;
-  }
-  float tile[kMr * kNr];
-  for (int r = 0; r < kMr; ++r) {
-    _mm512_storeu_ps(tile + r * kNr, acc[r][0]);
-    _mm512_storeu_ps(tile + r * kNr + 16, acc[r][1]);
-  }
-  store_tile(tile, kNr, c, ldc, m, n, accumulate);
+  store_tile_8x32(acc, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd

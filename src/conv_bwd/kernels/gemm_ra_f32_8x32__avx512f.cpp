@@ -1,21 +1,14 @@
 // AVX-512 RA kernel: gemm_f32_8x32__avx512f with each A row broadcast from its own pointer (8 base registers and one
 // index: the same 2 B loads and 8 broadcasts per k step). Compiled with -mavx512f.
-// GCC 12's spurious uninitialised warnings inside AVX-512 intrinsics: see gemm_f32_8x32__avx512f.cpp.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
-#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_tile_avx512.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
 void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                int m, int n, bool accumulate) {
-  constexpr int kMr = 8, kNr = 32;
+  constexpr int kMr = 8;
   const float *rows[kMr];
 #pragma GCC unroll 8
   for (int r = 0; r < kMr; ++r) rows[r] = a[r];
@@ -32,25 +25,7 @@ void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b
     }
     b += ldb;
   }
-  if (m == kMr && n == kNr) {
-#pragma GCC unroll 8
-    for (int r = 0; r < kMr; ++r) {
-      float *row = c + r * ldc;
-      if (accumulate) {
-        acc[r][0] = _mm512_add_ps(_mm512_loadu_ps(row), acc[r][0]);
-        acc[r][1] = _mm512_add_ps(_mm512_loadu_ps(row + 16), acc[r][1]);
-      }
-      _mm512_storeu_ps(row, acc[r][0]);
-      _mm512_storeu_ps(row + 16, acc[r][1]);
-    }
-    return;
-  }
-  float tile[kMr * kNr];
-  for (int r = 0; r < kMr; ++r) {
-    _mm512_storeu_ps(tile + r * kNr, acc[r][0]);
-    _mm512_storeu_ps(tile + r * kNr + 16, acc[r][1]);
-  }
-  store_tile(tile, kNr, c, ldc, m, n, accumulate);
+  store_tile_8x32(acc, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd
