@@ -1,13 +1,6 @@
 // AVX-512 NT kernel: 4 A rows × 4 B rows = 16 zmm accumulators of 16 lanes; per 16 k: 4 + 4 loads, 16 FMAs.
 // Compiled with -mavx512f. Named accumulators (an array would live on the stack, see the NN AVX2 kernel).
-// GCC 12 warns that the undefined source operand inside some AVX-512 intrinsics is uninitialised (GCC bug
-// 105593, fixed in GCC 13); the operand is never read.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
+#include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 
 namespace aclnn_cpu {

@@ -1,15 +1,8 @@
 // The C tile of the AVX-512 8 × 32 kernels (NN and RA), for files compiled with -mavx512f only: 16 accumulators, two
 // per row, stored (or added to C) in place when the tile is whole, else through a scratch tile and store_tile.
-// GCC 12 warns that the undefined source operand inside some AVX-512 intrinsics is uninitialised (GCC bug 105593,
-// fixed in GCC 13); the operand is never read. Including files get the same pragmas.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
+#include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 namespace aclnn_cpu {
