@@ -107,7 +107,7 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   // stride 2 across one x row (decoded for the pairs of phases); RA: the windows, the table and the row, then
   // RaLayout's areas.
   const int64_t dy_block_floats = b.ra ? RaLayout::block_floats(*k.ra, m, b.kc) : round_up(m, nt.mr) * b.kc;
-  const int64_t row = geo.s[2] == 2 ? c.x_size[2] : 0;
+  const int64_t row = geo.pair_row_floats(c);
   auto slot_of = [&](int64_t channels, bool shared_dy) {
     const int64_t windows = channels * window + int64_table_floats(kk) + row;
     if (b.ra) return windows + RaLayout(*k.ra, m, b.kc, channels * kk, shared_dy).floats();

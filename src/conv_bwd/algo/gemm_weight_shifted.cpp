@@ -65,7 +65,7 @@ class ShiftedWeightGemm {
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
-        row_floats_(geo_.s[2] == 2 ? c.x_size[2] : 0),
+        row_floats_(geo_.pair_row_floats(c)),
         shared_dy_(shared_dy) {}
 
   // The K blocks of all samples, sample by sample.
@@ -163,9 +163,9 @@ class ShiftedWeightGemm {
   void run_ra(const Block &blk, float *scratch) const {
     const GemmRaUkernel &ra = *ra_;
     const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr), cols = blk.channels * kk_;
-    const bool in_place = in_place_ && kcp == blk.kc;
+    // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place.
     float *windows = scratch;
-    if (!in_place) pack_windows(blk, kcp, windows);
+    pack_windows(blk, kcp, windows);
     const int64_t *tap_at = tap_table(blk, scratch, windows);
     const RaLayout lay = ra_layout();
     float *row = scratch + ra_at(), *dy_t = row + lay.row, *ct = dy_t + lay.panels;
@@ -181,7 +181,7 @@ class ShiftedWeightGemm {
       for (int64_t j = 0; j < cols; j += ra.mr) {
         const int mm = static_cast<int>(std::min<int64_t>(ra.mr, cols - j));
         const float *rows[kMaxRaMr];
-        column_rows(blk, in_place, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
+        column_rows(blk, false, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
         for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
       }

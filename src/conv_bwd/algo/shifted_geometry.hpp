@@ -63,6 +63,10 @@ struct ShiftedGeometry {
     return true;
   }
 
+  // Floats of the x row that a pair of stride-2 phases across is decoded through (pack_phase_window_pair; 0 at other
+  // strides): part of gemm_weight_shifted's slot.
+  int64_t pair_row_floats(const Canonical &c) const { return s[2] == 2 ? c.x_size[2] : 0; }
+
   // How many phases some tap reads.
   int64_t used_phases(const Canonical &c) const {
     int64_t used = 1;
