@@ -90,6 +90,13 @@ const char *const kGeometries[] = {
     "mb1_g1_ic1oc20_iw3000_kw10_sw5_pw2",
     "mb2_g1_ic3oc4_ih40iw40_kh3kw3_sh2sw2_ph1pw1",
     "mb1_g1_ic2oc40_ih30iw30_kh1kw1",
+    // ... whose planes are zeroed and added over the x range each part reaches only: 3-D with three depths (parts
+    // spanning depths: whole planes below), stride 3 over a 2×2 kernel with padding beyond it (rows no tap reaches),
+    // uneven pads with dilation, and 1-D dilated (the reach within one row).
+    "mb1_g1_ic2oc20_id6ih12iw12_kd3kh3kw3_sd2sh1sw1_pd2ph1pw1_dd2dh1dw1",
+    "mb1_g1_ic3oc20_ih60iw33_kh2kw2_sh3sw3_ph3pw1",
+    "mb2_g1_ic2oc12_ih33iw20_kh5kw3_ph0:4pw2:0_dh2dw1",
+    "mb1_g1_ic1oc24_iw900_kw7_sw2_pw5_dw3",
     // ... and with tap parts when the positions are one tile: a patchify (kernel = stride: the parts' taps write
     // disjoint positions) and a 5×5 kernel whose parts' taps overlap (added in order).
     "mb1_g1_ic3oc40_ih32iw32_kh8kw8_sh8sw8",

@@ -118,17 +118,18 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   EXPECT_EQ(p.grad_weight.blocking.slot_floats, 513);
   EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
   EXPECT_EQ(p.bytes, 320u + 2112u);  // 72 and 513 floats, each rounded up to 64 bytes
-  // 16 x channels on two threads: items of 4 channels read the same K block, so its dy rows (q-space with junk: Wp 9
-  // > 8 columns) are packed once into the shared area: 1 K block · 6 rows · 71 = 426 floats after the partials
-  // (1 part · 6 · (16·6) = 576 floats, on a 64-byte boundary). Slot 4·108 + 13 = 445 floats, two slots.
+  // 16 x channels on two threads: items of 8 channels (one per thread) read the same K block, so its dy rows
+  // (q-space with junk: Wp 9 > 8 columns) are packed once into the shared area: 1 K block · 6 rows · 71 = 426 floats
+  // after the partials (1 part · 6 · (16·6) = 576 floats, on a 64-byte boundary). Slot 8·108 + 13 = 877 floats, two
+  // slots.
   const Plan ps = plan_of("mb1_g1_ic16oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010", context(Isa::kScalar, 2));
   EXPECT_EQ(ps.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
-  EXPECT_EQ(ps.grad_weight.blocking.channels_per_item, 4);
+  EXPECT_EQ(ps.grad_weight.blocking.channels_per_item, 8);
   EXPECT_TRUE(ps.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(ps.grad_weight.blocking.slot_floats, 445);
+  EXPECT_EQ(ps.grad_weight.blocking.slot_floats, 877);
   EXPECT_EQ(ps.grad_weight.blocking.shared_floats, 576 + 426);
   EXPECT_EQ(ps.slots, 2);
-  EXPECT_EQ(ps.bytes, 4032u + 2 * 1792u);  // 1002 floats, then two slots of 445, each rounded up to 64 bytes
+  EXPECT_EQ(ps.bytes, 4032u + 2 * 3520u);  // 1002 floats, then two slots of 877, each rounded up to 64 bytes
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
   // W taps land at offset 0 of their phase), q_len 6·4 + 4 = 28, last shift 2·4 = 8. q-space is y's plane (Wp = 4
   // columns), so each item packs its dy rows (FP32 reads them in place): slot 4·28 + 2 channels · 2 phases ·
@@ -319,13 +320,22 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
     EXPECT_EQ(p.grad_input.blocking.items, 4) << threads;
     EXPECT_EQ(p.grad_input.blocking.shared_floats, 4 * 16000) << threads;
   }
-  // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 3 parts (9 items).
+  // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 4 parts (an even number:
+  // 12 items).
   const Plan vit = plan_of("mb1_g1_ic3oc768_ih224iw224_kh16kw16_sh16sw16_mask100", context(Isa::kAvx512, 2));
   ASSERT_EQ(vit.grad_input.algorithm, Algorithm::kGemmBackwardData);
   EXPECT_EQ(vit.grad_input.blocking.position_parts, 1);
-  EXPECT_EQ(vit.grad_input.blocking.tap_parts, 3);
-  EXPECT_EQ(vit.grad_input.blocking.items, 9);
-  EXPECT_EQ(vit.grad_input.blocking.shared_floats, 3 * 3 * 224 * 224);
+  EXPECT_EQ(vit.grad_input.blocking.tap_parts, 4);
+  EXPECT_EQ(vit.grad_input.blocking.items, 12);
+  EXPECT_EQ(vit.grad_input.blocking.shared_floats, 4 * 3 * 224 * 224);
+  // An RGB stem: 3 planes in 4 position parts, all 3 channels per item at one thread and at two (4 items).
+  for (int threads : {1, 2}) {
+    const Plan stem = plan_of("mb1_g1_ic3oc64_ih224iw224_kh7kw7_sh2sw2_ph3pw3_mask100", context(Isa::kAvx2, threads));
+    ASSERT_EQ(stem.grad_input.algorithm, Algorithm::kGemmBackwardData);
+    EXPECT_EQ(stem.grad_input.blocking.position_parts, 4) << threads;
+    EXPECT_EQ(stem.grad_input.blocking.channels_per_item, 3) << threads;
+    EXPECT_EQ(stem.grad_input.blocking.items, 4) << threads;
+  }
   const Plan many = plan_of("mb1_g1_ic8oc64_ih32iw32_kh3kw3_ph1pw1_mask100", context(Isa::kAvx512, 2));
   ASSERT_EQ(many.grad_input.algorithm, Algorithm::kGemmBackwardData);
   EXPECT_EQ(many.grad_input.blocking.position_parts, 1);

@@ -37,17 +37,61 @@ bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &
   return grad_input.contiguous_planes();
 }
 
-// Adds each x plane's parts in order into part 0's plane and stores it.
-void add_parts_and_store(const Canonical &c, int64_t parts, float *shared, const Rounding &rounding,
+// The positions of position part pp: its tiles [pp·tiles/P, (pp + 1)·tiles/P).
+struct PositionRange {
+  int64_t begin, end;
+};
+
+PositionRange position_part(int64_t pp, int64_t parts, int64_t y_plane, int64_t tile) {
+  const int64_t tiles = (y_plane + tile - 1) / tile;
+  return {pp * tiles / parts * tile, std::min(y_plane, (pp + 1) * tiles / parts * tile)};
+}
+
+// A flat x range [lo, hi) holding every x position that y positions [begin, end) reach with any tap. Per spatial
+// dimension, outermost first, the reach of the first and the last position; below the first dimension where those
+// two differ, the whole extent (a lexicographic bound: flat indices follow (d, h, w)). A position part's x planes
+// are zeroed, and later added, over this range only: the parts of a stem's 224² planes overlap by a few rows.
+PositionRange reached_x_range(const Canonical &c, PositionRange y) {
+  int64_t first = y.begin, last = y.end - 1, first_at[kSpatial], last_at[kSpatial];
+  for (int d = kSpatial - 1; d >= 0; --d) {
+    first_at[d] = first % c.y_size[d];
+    last_at[d] = last % c.y_size[d];
+    first /= c.y_size[d];
+    last /= c.y_size[d];
+  }
+  int64_t lo = 0, hi = 0;
+  bool same = true;
+  for (int d = 0; d < kSpatial; ++d) {
+    const int64_t n = c.x_size[d];
+    int64_t a = 0, b = n - 1;
+    if (same) {
+      a = std::clamp<int64_t>(first_at[d] * c.stride[d] - c.pad_begin[d], 0, n - 1);
+      b = std::clamp<int64_t>(last_at[d] * c.stride[d] - c.pad_begin[d] + (c.kernel[d] - 1) * c.dilation[d], 0, n - 1);
+      same = first_at[d] == last_at[d];
+    }
+    lo = lo * n + a;
+    hi = hi * n + b;
+  }
+  return {lo, hi + 1};
+}
+
+// Adds each x plane's parts in order into part 0's plane and stores it. A part's plane holds its sums over its
+// reached range only (zeroed there by its item); outside it adds nothing, and part 0's plane is zeroed there first.
+void add_parts_and_store(const Canonical &c, const GemmBlocking &b, float *shared, const Rounding &rounding,
                          const View5 &grad_input) {
-  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
-  const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
+  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2], y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t planes_n = c.batch * c.groups * c.cx_per_group, parts = b.position_parts * b.tap_parts;
   parallel_for(planes_n, parts * x_plane, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       float *sum = shared + plane * x_plane;
+      const PositionRange first = reached_x_range(c, position_part(0, b.position_parts, y_plane, b.tile));
+      std::fill(sum, sum + first.begin, 0.0f);
+      std::fill(sum + first.end, sum + x_plane, 0.0f);
       for (int64_t part = 1; part < parts; ++part) {
+        const PositionRange r =
+            reached_x_range(c, position_part(part / b.tap_parts, b.position_parts, y_plane, b.tile));
         const float *add = shared + (part * planes_n + plane) * x_plane;
-        for (int64_t i = 0; i < x_plane; ++i) sum[i] += add[i];
+        for (int64_t i = r.begin; i < r.end; ++i) sum[i] += add[i];
       }
       const int64_t n = plane / (c.groups * c.cx_per_group), channel = plane % (c.groups * c.cx_per_group);
       store_run(grad_input, n, channel, 0, x_plane, sum, ResultKind::kGradInput, rounding);
@@ -76,7 +120,6 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   // (p·T + t, (n·G + g)·Cx_g + channel); parts are added in order at the end. Written in place (1×1: one tap), the
   // position parts write disjoint positions and need no planes.
   const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
-  const int64_t tiles = (y_plane + nt_max - 1) / nt_max;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
   const bool shared_planes = parts > 1 && !c_in_place;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
@@ -90,14 +133,20 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
       const int64_t t0 = tp * kk / t_parts, t1 = (tp + 1) * kk / t_parts;  // all taps unless tap parts (cb = 1)
       const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0);
       const int64_t mi = t_parts > 1 ? t1 - t0 : cb * kk, col0 = c0 * kk + t0;
-      const int64_t p_begin = pp * tiles / p_parts * nt_max,
-                    p_end = std::min(y_plane, (pp + 1) * tiles / p_parts * nt_max);
+      const PositionRange positions = position_part(pp, p_parts, y_plane, nt_max);
+      const int64_t p_begin = positions.begin, p_end = positions.end;
       float *dx = c_in_place
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
       float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
                                     : tmp + kPackStepBlock * std::max(mp_max, nt_max);
-      if (!c_in_place) std::fill(planes, planes + cb * x_plane, 0.0f);
+      if (shared_planes) {
+        const PositionRange reach = reached_x_range(c, positions);
+        for (int64_t ch = 0; ch < cb; ++ch)
+          std::fill(planes + ch * x_plane + reach.begin, planes + ch * x_plane + reach.end, 0.0f);
+      } else if (!c_in_place) {
+        std::fill(planes, planes + cb * x_plane, 0.0f);
+      }
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
         pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
@@ -149,7 +198,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
       }
     }
   });
-  if (shared_planes) add_parts_and_store(c, parts, s.shared, rounding, grad_input);
+  if (shared_planes) add_parts_and_store(c, b, s.shared, rounding, grad_input);
   return true;
 }
 

@@ -19,17 +19,29 @@ int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_siz
 // Positions per tile of gemm_backward_data: fixed per kernel, because col2im adds tiles in order.
 int64_t position_tile(const GemmUkernel &uk) { return 8 * static_cast<int64_t>(uk.nr); }
 
+// What an item of `chunk` units costs, in units of kernel work: the chunk, rounded up to whole kernel tiles when
+// a unit spans `per_unit` of a tile's lines (`tile` lines each), plus a fixed per-item overhead; and `tail` chunks
+// for a thread that starts late (waking a sleeping virtual CPU took up to 3 ms here) and finishes the last item.
+struct ChunkCost {
+  double overhead;
+  double tail = 1.0;
+  int64_t per_unit = 1, tile = 1;
+
+  double work(int64_t chunk) const {
+    return static_cast<double>(round_up(chunk * per_unit, tile)) / static_cast<double>(per_unit);
+  }
+};
+
 // The chunk size (1 .. max_chunk) that cuts `units` × `total` into items finishing soonest on `threads`
-// threads: rounds of items per thread × (chunk + a fixed per-item overhead, in chunk units), plus one chunk for
-// a thread that starts late (waking a sleeping virtual CPU took up to 3 ms here) and finishes the last item.
-int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads, double overhead) {
+// threads: rounds of items per thread × an item's cost, plus the tail.
+int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads, const ChunkCost &cost) {
   int64_t best = 1;
   double best_time = -1;
   for (int64_t chunk = 1; chunk <= std::max<int64_t>(1, std::min(max_chunk, total)); ++chunk) {
     const int64_t items = units * ceil_div_pos(total, chunk);
     const double rounds = static_cast<double>(ceil_div_pos(items, threads));
-    const double late = threads > 1 ? static_cast<double>(chunk) : 0.0;
-    const double time = rounds * (static_cast<double>(chunk) + overhead) + late;
+    const double late = threads > 1 ? cost.tail * static_cast<double>(chunk) : 0.0;
+    const double time = rounds * (cost.work(chunk) + cost.overhead) + late;
     if (best_time < 0 || time < best_time) {
       best = chunk;
       best_time = time;
@@ -76,7 +88,7 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   // worth of kernel time (measured at 2 threads: HF32 1x1 stride-2 gradWeight 2.0 -> 1.14 ms with 16 instead of
   // 0.5; FP32 unchanged).
   const int64_t per_item =
-      best_chunk(c.groups * b.k_parts, panels, cap_chunk(std::min(max_panels, panels), slot_of), threads, 16.0);
+      best_chunk(c.groups * b.k_parts, panels, cap_chunk(std::min(max_panels, panels), slot_of), threads, {16.0});
   b.cols_per_item = per_item * nr;
   b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
   b.slot_floats = slot_of(per_item);
@@ -117,9 +129,15 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   // reading all of it, as measured on the benchmark's dense layers at 2 threads (4/K cut 2-4x more items: 10-20 %
   // slower calls, with the dy block packed per item and with it shared).
   const int64_t max_channels = std::max<int64_t>(1, std::min(c.cx_per_group, kShiftedWindowFloats / window));
-  const int64_t cpi = best_chunk(c.groups * b.k_parts, c.cx_per_group,
-                                 cap_chunk(max_channels, [&](int64_t ch) { return slot_of(ch, false); }), threads,
-                                 24.0 / static_cast<double>(kk));
+  // Half a chunk of tail: whole groups or K parts per item, when they split evenly over the threads, beat channels
+  // cut finer, which also puts dy in the shared area that every item then streams (ResNet's stem at two threads:
+  // 12 items of one channel 3.75 ms, 4 of three 3.37). An item's columns (channels × taps) run in tiles of the
+  // kernel's lines (RA: MR rows of Ct; NT: NR columns): 43 channels × 3 taps took 22 tiles of 6 for 21.5 (the 1-D
+  // layers 2 % slower than 32 × 3 in 16).
+  const ChunkCost cost{24.0 / static_cast<double>(kk), 0.5, kk, b.ra ? k.ra->mr : nt.nr};
+  const int64_t cpi =
+      best_chunk(c.groups * b.k_parts, c.cx_per_group,
+                 cap_chunk(max_channels, [&](int64_t ch) { return slot_of(ch, false); }), threads, cost);
   b.channels_per_item = cpi;
   // dy's q-space rows with junk positions are packed whatever the dtype. When several items (chunks of x channels)
   // read the same K block, it is packed once for all of them before they run (in the shared area after the partial
@@ -142,10 +160,12 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   b.tile = position_tile(uk);
   // Few x planes: the positions cut into parts whose x planes live in the shared area (within its limit); when there
   // are too few position tiles for that (ViT's patchify: 196 positions, one tile), a channel's taps too (one x
-  // channel per item then).
+  // channel per item then). An even number of parts, so that two threads share them without cutting channels:
+  // three planes (RGB stems) in three parts ran at two threads as 9 items of one channel, each packing the same dy
+  // panels again, or as 3 items split 2 : 1.
   const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div_pos(y_plane(c), b.tile);
   if (planes < kDataPartsBelowPlanes) {
-    const int64_t wanted = std::min(kDataParts, ceil_div_pos(kDataPartsBelowPlanes, planes));
+    const int64_t wanted = std::min(kDataParts, round_up(ceil_div_pos(kDataPartsBelowPlanes, planes), 2));
     b.position_parts = std::min(wanted, tiles);
     b.tap_parts = std::min(ceil_div_pos(wanted, b.position_parts), ceil_div_pos(kk, uk.mr));
     const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * x_plane(c) * sizeof(float);
@@ -161,7 +181,7 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   const int64_t max_cb =
       b.tap_parts > 1 ? 1 : cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
   const int64_t cb =
-      best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, 48.0 / static_cast<double>(kk));
+      best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, {48.0 / static_cast<double>(kk)});
   b.channels_per_item = cb;
   b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
@@ -195,7 +215,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8.
   const int64_t panels = ceil_div_pos(positions, uk.nr);
   b.tile = uk.nr * best_chunk(c.batch * c.groups * row_chunks, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of),
-                              threads, 1.0);
+                              threads, {1.0});
   b.items = row_chunks * c.batch * c.groups * ceil_div_pos(positions, b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
