@@ -127,6 +127,9 @@ const char *const kGeometries[] = {
     "mb3_g2_ic16oc32_ih9iw11_kh3kw3_ph1pw1",
     "mb1_g1_ic13oc64_iw60_kw5_pw3:1_dw2",
     "mb1_g1_ic8oc32_ih79iw61_kh3kw3_sh2sw2_ph1pw1",
+    // ... where items sum one K block (tiles stored into dW transposed) and two (summed transposed in the slot, then
+    // moved): 22 x channels in 1-D over 2600 positions, 6 K blocks in 4 parts.
+    "mb1_g1_ic22oc32_iw2600_kw3_pw1",
     // gemm_backward_data on FP32 dy planes of a page or more with 64 channels (its B panels packed, not read in
     // place: kMaxInPlaceBPages), stride 1 and stride 2.
     "mb1_g1_ic3oc64_ih40iw40_kh3kw3_ph1pw1",

@@ -1,12 +1,13 @@
 // The RA GEMM kernels (kernels/gemm_ra_ukernel.hpp) on every ISA this CPU runs that has one (AVX2): against the NN
 // kernel of the same ISA on A packed from the same rows, bit for bit (their contract: the same sums in the same order),
-// on non-integer data, at every m ≤ MR and n ≤ NR, several kc, writing and accumulating; C outside the m × n corner and
-// A rows past m (the caller's repeated row) must not matter.
+// as they are (run) and transposed (run_ct), on non-integer data, at every m ≤ MR and n ≤ NR, several kc, writing and
+// accumulating; C outside the m × n (n × m) corner and A rows past m (the caller's repeated row) must not matter.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
@@ -38,7 +39,7 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
     const int mr = ra->mr, nr = ra->nr;
     for (int64_t kc : {1, 7, 33, 130}) {
       // A: MR rows at odd offsets of one buffer (as shifted windows), B: kc steps with a pitch wider than NR.
-      const int64_t pitch = kc + 5, ldb = nr + 3, ldc = nr + 2;
+      const int64_t pitch = kc + 5, ldb = nr + 3, ldc = nr + 2, ldct = mr + 2;
       const std::vector<float> x = values(mr * pitch + 3, 7), b = values(kc * ldb, 8);
       for (int m = 1; m <= mr; ++m) {
         for (int n = 1; n <= nr; ++n) {
@@ -49,12 +50,22 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
             for (int64_t k = 0; k < kc && r < m; ++k) packed[k * mr + r] = rows[r][k];
           }
           for (bool accumulate : {false, true}) {
-            std::vector<float> got = values(mr * ldc, 9), want = got;
+            std::vector<float> want = values(mr * ldc, 9), got = want, before_t(static_cast<size_t>(nr * ldct));
+            for (int i = 0; i < nr; ++i) {  // run_ct's C: the transpose of run's, with a pitch of its own
+              for (int r = 0; r < ldct; ++r) before_t[i * ldct + r] = r < mr ? want[r * ldc + i] : 1e3f + r;
+            }
+            std::vector<float> got_t = before_t;
             ra->run(kc, rows, b.data(), ldb, got.data(), ldc, m, n, accumulate);
+            ra->run_ct(kc, rows, b.data(), ldb, got_t.data(), ldct, m, n, accumulate);
             nn.run(kc, packed.data(), b.data(), ldb, want.data(), ldc, m, n, accumulate);
-            for (size_t i = 0; i < got.size(); ++i) {
-              ASSERT_EQ(got[i], want[i]) << ra->name << " kc " << kc << " m " << m << " n " << n << " acc "
-                                         << accumulate << " at " << i;
+            const std::string where = std::string(ra->name) + " kc " + std::to_string(kc) + " m " + std::to_string(m) +
+                                      " n " + std::to_string(n) + " acc " + std::to_string(accumulate);
+            for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << where << " at " << i;
+            for (int i = 0; i < nr; ++i) {
+              for (int r = 0; r < ldct; ++r) {
+                const float expected = i < n && r < m ? want[r * ldc + i] : before_t[i * ldct + r];
+                ASSERT_EQ(got_t[i * ldct + r], expected) << where << " ct at " << i << ", " << r;
+              }
             }
           }
         }

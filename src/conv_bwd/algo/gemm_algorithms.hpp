@@ -100,17 +100,18 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
 GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 
 // gemm_weight_shifted's RA areas, after an item's x windows: NR dy rows (packed, then transposed), the dy block
-// transposed (panels of NR output channels: kc steps of NR floats each) and the item's dW columns transposed (one
-// row of the group's output channels per (x channel, tap) column, MR-rounded), summed over its K blocks.
+// transposed (panels of NR output channels: kc steps of NR floats each) and, when items sum several K blocks, the
+// item's dW columns transposed (one row of the group's output channels per (x channel, tap) column, MR-rounded),
+// summed over its K blocks. (An item of one K block has the kernel store its tiles into dW's rows transposed.)
 // With the dy blocks transposed once for all items (GemmBlocking::shared_dy) a slot has no block of its own; its
 // rows area is where the shared blocks are packed through, before the items run.
 struct RaLayout {
   int64_t row, panels, cols;
 
-  RaLayout(const GemmRaUkernel &ra, int64_t m, int64_t kc, int64_t columns, bool shared_dy)
+  RaLayout(const GemmRaUkernel &ra, int64_t m, int64_t kc, int64_t columns, bool shared_dy, bool several_blocks)
       : row(ra.nr * kc),
         panels(shared_dy ? 0 : block_floats(ra, m, kc)),
-        cols(round_up(columns, ra.mr) * round_up(m, ra.nr)) {}
+        cols(several_blocks ? round_up(columns, ra.mr) * round_up(m, ra.nr) : 0) {}
   int64_t floats() const { return row + panels + cols; }
   // One dy block transposed (also the shared area's step).
   static int64_t block_floats(const GemmRaUkernel &ra, int64_t m, int64_t kc) { return round_up(m, ra.nr) * kc; }

@@ -120,9 +120,10 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   // RaLayout's areas.
   const int64_t dy_block_floats = b.ra ? RaLayout::block_floats(*k.ra, m, b.kc) : round_up(m, nt.mr) * b.kc;
   const int64_t row = geo.pair_row_floats(c);
+  const bool several_blocks = c.batch * ceil_div_pos(geo.q_len, b.kc) > b.k_parts;  // in some item
   auto slot_of = [&](int64_t channels, bool shared_dy) {
     const int64_t windows = channels * window + int64_table_floats(kk) + row;
-    if (b.ra) return windows + RaLayout(*k.ra, m, b.kc, channels * kk, shared_dy).floats();
+    if (b.ra) return windows + RaLayout(*k.ra, m, b.kc, channels * kk, shared_dy, several_blocks).floats();
     return (shared_dy ? 0 : nt_pass_rows(m, nt.mr) * b.kc) + windows;
   };
   // An item's fixed cost is about 24/K channels' worth of kernel time: packing its dy block (unless shared) and

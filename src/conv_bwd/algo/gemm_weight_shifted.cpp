@@ -41,8 +41,8 @@ bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const Oper
 
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
-  int64_t kb;  // the K block over all samples: n·(blocks per sample) + q0 / K block
-  bool first;
+  int64_t kb;        // the K block over all samples: n·(blocks per sample) + q0 / K block
+  bool first, only;  // the item's first K block; its only one
 };
 
 class ShiftedWeightGemm {
@@ -65,6 +65,7 @@ class ShiftedWeightGemm {
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
+        k_parts_(b.k_parts),
         row_floats_(geo_.pair_row_floats(c)),
         shared_dy_(shared_dy) {}
 
@@ -101,10 +102,10 @@ class ShiftedWeightGemm {
     pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), scratch + ra_at(), shared_dy_block(g, kb));
   }
 
-  // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc); with the RA kernel into the
-  // item's transposed columns, which finish_item stores in acc.
+  // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc); with the RA kernel and several
+  // blocks in the item into its transposed columns, which finish_item stores in acc.
   void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
-    if (ra_ != nullptr) return run_ra(blk, scratch);
+    if (ra_ != nullptr) return run_ra(blk, scratch, acc, ldc);
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
     // dy rows not shared are packed one pass of rows at a time, just before the kernel reads them (from L2).
     const bool per_pass = shared_dy_ == nullptr;
@@ -145,22 +146,28 @@ class ShiftedWeightGemm {
     }
   }
 
-  // RA: stores the item's transposed columns (summed over its K blocks) in acc.
-  void finish_item(const float *scratch, int64_t channels, float *acc, int64_t ldc) const {
-    if (ra_ == nullptr) return;
+  // RA: stores the item's transposed columns (summed over its K blocks) in acc (items of one block have).
+  void finish_item(const Block &blk, const float *scratch, float *acc, int64_t ldc) const {
+    if (ra_ == nullptr || blk.only) return;
     const RaLayout lay = ra_layout();
     const float *ct = scratch + ra_at() + lay.row + lay.panels;
-    ra_->transpose(ct, round_up(m_, ra_->nr), channels * kk_, m_, acc, ldc);
+    ra_->transpose(ct, round_up(m_, ra_->nr), blk.channels * kk_, m_, acc, ldc);
   }
 
  private:
-  RaLayout ra_layout() const { return RaLayout(*ra_, m_, lda_, cpi_ * kk_, shared_dy_ != nullptr); }
+  RaLayout ra_layout() const {
+    return RaLayout(*ra_, m_, lda_, cpi_ * kk_, shared_dy_ != nullptr, k_blocks() > k_parts_);
+  }
   // Where the RA areas start: after the windows, the tap table and the x row (gemm_blocking.cpp).
   int64_t ra_at() const { return cpi_ * window_ + int64_table_floats(kk_) + row_floats_; }
 
   // The transposed product of one block: Ct[(channel, tap)][output channel] (+)= Σ_q x window[q] · dy[channel][q],
-  // panel by panel of NR output channels (its dy steps stay in L1 while every column tile of the item goes by).
-  void run_ra(const Block &blk, float *scratch) const {
+  // panel by panel of NR output channels (its dy steps stay in L1 while every column tile of the item goes by). The
+  // only block of an item goes straight into dW's rows, the kernel storing its tiles transposed (run_ct: a panel's
+  // NR rows written left to right). Summed over several blocks, Ct stays in the slot: a transposed store per block
+  // (two 8 × 8 transposes and masked loads and stores per tile) cost ResNet's stem (6 blocks per item) 2 %, where
+  // the one transpose at the item's end saved ResNet's 14² layer and DCGAN 5 %.
+  void run_ra(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmRaUkernel &ra = *ra_;
     const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr), cols = blk.channels * kk_;
     // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place.
@@ -183,7 +190,11 @@ class ShiftedWeightGemm {
         const float *rows[kMaxRaMr];
         column_rows(blk, false, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
         for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
-        ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+        if (blk.only) {
+          ra.run_ct(kcp, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false);
+        } else {
+          ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+        }
       }
     }
   }
@@ -263,7 +274,7 @@ class ShiftedWeightGemm {
   const int64_t kk_, m_, lda_, phase_len_, window_, cpi_;
   const bool in_place_;     // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;  // dy rows read where they lie (whole K blocks)
-  const int64_t blocks_per_sample_;
+  const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;    // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
 };
@@ -308,9 +319,10 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
       for (int64_t kb = first; kb < last; ++kb) {
         gemm.set_k_block(kb, &blk);
         blk.first = kb == first;
+        blk.only = last - first == 1;
         gemm.run(blk, scratch, acc, ldc);
       }
-      gemm.finish_item(scratch, blk.channels, acc, ldc);
+      gemm.finish_item(blk, scratch, acc, ldc);
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
         fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding);

@@ -1,13 +1,18 @@
 // AVX-512 RA kernel: gemm_f32_8x32__avx512f with each A row broadcast from its own pointer (8 base registers and one
-// index: the same 2 B loads and 8 broadcasts per k step). Compiled with -mavx512f.
+// index: the same 2 B loads and 8 broadcasts per k step), the tile stored as it is or transposed (ct: in 8 × 8 blocks
+// of AVX registers). Compiled with -mavx512f.
+#include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
+#include "conv_bwd/kernels/transpose_avx2.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+namespace {
 
-void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                               int m, int n, bool accumulate) {
+template <bool kTransposedC>
+inline void ra_8x32(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
+                    bool accumulate) {
   constexpr int kMr = 8;
   const float *rows[kMr];
 #pragma GCC unroll 8
@@ -25,7 +30,33 @@ void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b
     }
     b += ldb;
   }
-  store_tile_8x32(acc, c, ldc, m, n, accumulate);
+  if constexpr (!kTransposedC) {
+    store_tile_8x32(acc, c, ldc, m, n, accumulate);
+    return;
+  }
+  // Output channels 8q .. 8q + 7 are the low or high 256 bits of one half of every row.
+  for (int q = 0; q < 4 && 8 * q < n; ++q) {
+    __m256 block[8];
+#pragma GCC unroll 8
+    for (int r = 0; r < kMr; ++r) {
+      const __m512d v = _mm512_castps_pd(acc[r][q / 2]);
+      block[r] = _mm256_castpd_ps(q % 2 == 0 ? _mm512_castpd512_pd256(v) : _mm512_extractf64x4_pd(v, 1));
+    }
+    transpose8x8_ps(block);
+    store_columns_8(block, c + 8 * q * ldc, ldc, m, n - 8 * q, accumulate);
+  }
+}
+
+}  // namespace
+
+void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                               int m, int n, bool accumulate) {
+  ra_8x32<false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+}
+
+void gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                  int m, int n, bool accumulate) {
+  ra_8x32<true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd

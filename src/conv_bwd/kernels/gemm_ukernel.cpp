@@ -43,11 +43,13 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
-  static const GemmRaUkernel kAvx2{gemm_ra_f32_6x16__avx2_fma,  gemm_ra_transpose_f32__avx2_fma, 6, 16, Isa::kAvx2,
-                                   "gemm_ra_f32_6x16__avx2_fma"};
+  static const GemmRaUkernel kAvx2{
+      gemm_ra_f32_6x16__avx2_fma,  gemm_ra_ct_f32_6x16__avx2_fma, gemm_ra_transpose_f32__avx2_fma, 6, 16, Isa::kAvx2,
+      "gemm_ra_f32_6x16__avx2_fma"};
   // AVX-512 CPUs run the AVX2 transpose (8 × 8 blocks: the panels and columns it moves are a small part).
-  static const GemmRaUkernel kAvx512{gemm_ra_f32_8x32__avx512f,  gemm_ra_transpose_f32__avx2_fma, 8, 32, Isa::kAvx512,
-                                     "gemm_ra_f32_8x32__avx512f"};
+  static const GemmRaUkernel kAvx512{
+      gemm_ra_f32_8x32__avx512f,  gemm_ra_ct_f32_8x32__avx512f, gemm_ra_transpose_f32__avx2_fma, 8, 32, Isa::kAvx512,
+      "gemm_ra_f32_8x32__avx512f"};
   if (isa == Isa::kAvx512) return &kAvx512;
   return isa == Isa::kAvx2 ? &kAvx2 : nullptr;
 #else
