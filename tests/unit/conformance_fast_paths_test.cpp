@@ -97,6 +97,10 @@ const char *const kGeometries[] = {
     "mb1_g1_ic3oc20_ih60iw33_kh2kw2_sh3sw3_ph3pw1",
     "mb2_g1_ic2oc12_ih33iw20_kh5kw3_ph0:4pw2:0_dh2dw1",
     "mb1_g1_ic1oc24_iw900_kw7_sw2_pw5_dw3",
+    // ... and its weight packed whole (more than one K block of 256 y channels, several position tiles per item):
+    // stride 2 with 300 y channels, and a 1×1 layer written in place with 260.
+    "mb1_g1_ic6oc300_ih40iw50_kh3kw3_sh2sw2_ph1pw1",
+    "mb1_g1_ic8oc260_ih20iw20_kh1kw1",
     // ... and with tap parts when the positions are one tile: a patchify (kernel = stride: the parts' taps write
     // disjoint positions) and a 5×5 kernel whose parts' taps overlap (added in order).
     "mb1_g1_ic3oc40_ih32iw32_kh8kw8_sh8sw8",

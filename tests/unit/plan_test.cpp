@@ -320,6 +320,7 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
     EXPECT_EQ(p.grad_input.blocking.position_parts, 4) << threads;
     EXPECT_EQ(p.grad_input.blocking.items, 4) << threads;
     EXPECT_EQ(p.grad_input.blocking.shared_floats, 4 * 16000) << threads;
+    EXPECT_EQ(p.grad_input.blocking.kc, 512) << threads;  // 3 or 4 tiles per item: its 10 × 512 weight packed whole
   }
   // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 4 parts (an even number:
   // 12 items).
@@ -329,6 +330,7 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
   EXPECT_EQ(vit.grad_input.blocking.tap_parts, 4);
   EXPECT_EQ(vit.grad_input.blocking.items, 12);
   EXPECT_EQ(vit.grad_input.blocking.shared_floats, 4 * 3 * 224 * 224);
+  EXPECT_EQ(vit.grad_input.blocking.kc, 256);  // one tile per item: its weight packed block by block
   // An RGB stem: 3 planes in 4 position parts, all 3 channels per item at one thread and at two (4 items).
   for (int threads : {1, 2}) {
     const Plan stem = plan_of("mb1_g1_ic3oc64_ih224iw224_kh7kw7_sh2sw2_ph3pw3_mask100", context(Isa::kAvx2, threads));

@@ -58,6 +58,7 @@ constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): 
 // end (fixed by the problem, never by the threads, as the K parts of gradWeight).
 constexpr int64_t kMaxInPlaceBPages =
     64;  // gemm_backward_data: B rows of a page or more read in place, fewer than this
+constexpr int64_t kDataWholeAFloats = 256 * 1024;  // gemm_backward_data: the weight packed whole up to this (1 MB)
 constexpr int64_t kDataPartsBelowPlanes = 8;
 constexpr int64_t kDataParts = 4;
 constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one part (the planes stay per item)
@@ -79,7 +80,8 @@ struct GemmBlocking {
   bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
   bool ra = false;                // gemm_weight_shifted: the transposed product on the RA kernel instead of NT
   bool shifted = false;           // gemm_forward: the shifted layout (stride 1, several taps) instead of im2col
-  int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's)
+  int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's); gemm_backward_data: the K
+                                  // steps its packed weight holds (all of K, or one block of kGemmKc)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
   int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
   bool shared_dy = false;         // gemm_weight_shifted: dy's q-space rows (RA: transposed) packed once, after the

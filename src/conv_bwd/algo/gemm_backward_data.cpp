@@ -110,6 +110,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
   const int64_t blocks = (c.cx_per_group + cb_max - 1) / cb_max;
   const int64_t mp_max = round_up(cb_max * kk, uk.mr);
+  // A's panels hold b.kc K steps: all of K (packed once per item, panel i at a_pack + i·Cy_g), or one block.
+  const bool whole_a = b.kc >= c.cy_per_group;
   // FP32 gradOutput needing no rounding, dense over each plane: whole NR panels of B are its rows, read in place
   // (ldb = its channel stride) unless a K block of them spans too many pages; a last partial panel is packed.
   const View5 &yv = c.y;
@@ -124,7 +126,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   const bool shared_planes = parts > 1 && !c_in_place;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
-    float *b_pack = a_pack + mp_max * kGemmKc;
+    float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
     for (int64_t item = begin; item < end; ++item) {
@@ -155,15 +157,15 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
           return out;
         });
       };
-      // One K block: the packed weight is the same for every position tile.
-      const bool one_block = c.cy_per_group <= kGemmKc;
-      if (one_block) pack_weight(0, c.cy_per_group);
+      if (whole_a) pack_weight(0, c.cy_per_group);
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
-          if (!one_block) pack_weight(k0, kc);
+          if (!whole_a) pack_weight(k0, kc);
+          const float *a_block = whole_a ? a_pack + k0 * uk.mr : a_pack;
+          const int64_t a_panel = whole_a ? c.cy_per_group : kc;         // floats from one MR panel to the next
           const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
           pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
             if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
@@ -178,10 +180,10 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
             for (int64_t i = 0; i < mi; i += uk.mr) {
               const int mm = static_cast<int>(std::min<int64_t>(uk.mr, mi - i));
               if (c_in_place) {
-                uk.run(kc, a_pack + i * kc, bj, ldb, dx + i * grad_input.strides[1] + p0 + j, grad_input.strides[1], mm,
-                       nn, k0 > 0);
+                uk.run(kc, a_block + i * a_panel, bj, ldb, dx + i * grad_input.strides[1] + p0 + j,
+                       grad_input.strides[1], mm, nn, k0 > 0);
               } else {
-                uk.run(kc, a_pack + i * kc, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
+                uk.run(kc, a_block + i * a_panel, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
               }
             }
           }
