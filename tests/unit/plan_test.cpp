@@ -214,11 +214,11 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16 + 12);
   // gradInput at stride 2 by x's stride phases (x 9·9, pad 1: taps at u −1 and 0, phase rows Z = 5): dy's boxes of
   // 6·6 for the 2 dy channels (q_len 4·6 + 5 = 29, to 32, plus the last shift 6 + 1 = 7) + 4 phase planes of 32 +
-  // the weight rows and the terms' weights (2·9 each) + one dx row of 9.
+  // the weight rows and the terms' weights (2·9 each) + the dx rows of one row phase (5 of 9).
   const Plan d = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1_mask100", context(Isa::kScalar, 1));
   EXPECT_EQ(d.grad_input.algorithm, Algorithm::kDirectData);
   EXPECT_TRUE(d.grad_input.blocking.shifted);
-  EXPECT_EQ(d.grad_input.blocking.slot_floats, 2 * 39 + 4 * 32 + 2 * 2 * 9 + 9);
+  EXPECT_EQ(d.grad_input.blocking.slot_floats, 2 * 39 + 4 * 32 + 2 * 2 * 9 + 5 * 9);
   const Plan w = plan_of("mb1_g2_ic2oc32_ih9iw9_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(w.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   ASSERT_FALSE(w.grad_weight.refusals.empty());

@@ -532,14 +532,17 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
               fin &= k.interleave(src, q_len, sw, geo.wp, rows, xw_n, dst, sh * xw_n);
               continue;
             }
+            // The phase's rows woven together, then stored (one call each: rows of 56 cost BF16 a third of its
+            // time as two calls per row).
+            fin &= k.interleave(src, q_len, sw, geo.wp, rows, xw_n, row, xw_n);
+            const int64_t at = (id * xh_n + a1) * xw_n;
+            if (bf16_out) {
+              k.narrow_bf16_rows(row, xw_n, rows, xw_n, static_cast<uint16_t *>(grad_input.data) + bf16_plane + at,
+                                 sh * xw_n);
+              continue;
+            }
             for (int64_t z = 0; z < rows; ++z) {
-              fin &= k.interleave(src + z * geo.wp, q_len, sw, geo.wp, 1, xw_n, row, 0);
-              const int64_t at = (id * xh_n + a1 + z * sh) * xw_n;
-              if (bf16_out) {
-                k.narrow_bf16_rows(row, 0, 1, xw_n, static_cast<uint16_t *>(grad_input.data) + bf16_plane + at, 0);
-                continue;
-              }
-              store_run(grad_input, n, g, at, xw_n, row, ResultKind::kGradInput, rounding);
+              store_run(grad_input, n, g, at + z * sh * xw_n, xw_n, row + z * xw_n, ResultKind::kGradInput, rounding);
             }
           }
         }
@@ -695,10 +698,11 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     b.slot_floats = cx * q_len + m * (q_len + geo.max_shift) + cx * m * kk + cx * kk;
   } else {
     // The boxes of the group's dy channels + a plane per stride phase of x (q-space of the phase problem) + the
-    // weight rows + the terms' weights + one dx row.
+    // weight rows + the terms' weights + the dx rows of one row phase (woven, then stored together).
     const ShiftedGeometry geo(phase_problem(c));
     const int64_t q_len = round_up(geo.q_len, kDirectBlock), phases = c.stride[0] * c.stride[1] * c.stride[2];
-    b.slot_floats = m * (q_len + geo.max_shift) + phases * q_len + 2 * m * kk + c.x_size[2];
+    const int64_t rows = (c.x_size[1] + c.stride[1] - 1) / c.stride[1];
+    b.slot_floats = m * (q_len + geo.max_shift) + phases * q_len + 2 * m * kk + rows * c.x_size[2];
   }
   b.flops = 2.0 * static_cast<double>(c.batch) * c.groups * m * cx * kk * plane_of(c.y_size);
   return b;
