@@ -74,6 +74,10 @@ const char *const kGeometries[] = {
     // strides 2×2×2 with an odd width (phase 0 one column longer) and a depth dilation; 1-D stride 2, no padding.
     "mb2_g2_ic2oc4_id7ih8iw33_kd3kh3kw3_sd2sh2sw2_pd1ph1pw1_dd2dh1dw1",
     "mb1_g3_ic3oc3_iw50_kw4_sw2_pw0",
+    // ... with columns only one phase of a pair reads (packed one by one beside the pairs) on every row of a row phase:
+    // odd widths, wider kernels and pads.
+    "mb1_g3_ic3oc3_ih20iw21_kh3kw4_sh2sw2_ph1pw2",
+    "mb1_g2_ic2oc2_ih16iw17_kh3kw5_sh2sw2_ph2pw2",
     // direct_data on wider groups (taps_channels: x channels in blocks sharing the dy loads): 16 x and 12 y channels
     // per group, two samples; 13 x per group (every block remainder) with uneven pads and a dilated width; 31 x per
     // group in 1-D.

@@ -209,9 +209,10 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   EXPECT_EQ(t.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   // Stride 2 (canonical x: the 12·12 gradOutput; y: the 6·6 input; pad 1): x's four phase boxes of 7·7 (q_len
   // 5·7 + 6 = 41, to 48, plus the last shift 7 + 1 = 8) + dy's q-space (the whole 7·7 box) + 9 taps · 16 lanes +
-  // one x row of 12 (the phase boxes are packed in pairs across, from decoded rows when not read in place).
+  // the 6 x rows of 12 of one row phase (the phase boxes are packed in pairs across, from decoded rows when not read
+  // in place).
   EXPECT_TRUE(t.grad_weight.blocking.shifted);
-  EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16 + 12);
+  EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16 + 6 * 12);
   // gradInput at stride 2 by x's stride phases (x 9·9, pad 1: taps at u −1 and 0, phase rows Z = 5): dy's boxes of
   // 6·6 for the 2 dy channels (q_len 4·6 + 5 = 29, to 32, plus the last shift 6 + 1 = 7) + 4 phase planes of 32 +
   // the weight rows and the terms' weights (2·9 each) + the dx rows of one row phase (5 of 9).

@@ -124,36 +124,37 @@ bool planes_stored_as_is(const View5 &grad_input, const Rounding &rounding) {
 // the compute type is HF32), instead of decoded row by row.
 bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLOAT && r.view().strides[4] == 1; }
 
-// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd): copied when FP32 (and
-// rounded on the way for HF32), widened by vectors for BF16 and FP16 rows, else decoded. Returns whether the values
-// are final; if not, the caller's finish() rounds them.
+// rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd), every row_step-th row:
+// copied when FP32 (and rounded on the way for HF32), widened by vectors for BF16 and FP16 rows, else decoded. Returns
+// whether the values are final; if not, the caller's finish() rounds them.
 bool read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
-               int64_t ldd) {
+               int64_t ldd, int64_t row_step = 1) {
   const View5 &v = r.view();
+  const int64_t lds = row_step * v.strides[3];
   int bits = 0;
   Hf32Rounding ties = Hf32Rounding::kTiesAway;
   if (fp32_rows(r)) {
     const float *src = static_cast<const float *>(v.data) + at;
     if (r.plain()) {
-      k.copy_rows(src, v.strides[3], rows, n, dst, ldd);
+      k.copy_rows(src, lds, rows, n, dst, ldd);
       return true;
     }
     if (r.rounding().hf32(&bits, &ties) && bits >= 1 && bits < 23) {
-      k.round_rows_hf32(src, v.strides[3], rows, n, dst, ldd, Hf32Rows::of(bits, ties == Hf32Rounding::kTiesAway));
+      k.round_rows_hf32(src, lds, rows, n, dst, ldd, Hf32Rows::of(bits, ties == Hf32Rounding::kTiesAway));
       return true;
     }
-    k.copy_rows(src, v.strides[3], rows, n, dst, ldd);
+    k.copy_rows(src, lds, rows, n, dst, ldd);
     return false;
   }
   if (v.dtype == ACL_BF16 && v.strides[4] == 1) {
-    k.widen_bf16_rows(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
+    k.widen_bf16_rows(static_cast<const uint16_t *>(v.data) + at, lds, rows, n, dst, ldd);
     return false;
   }
   if (v.dtype == ACL_FLOAT16 && v.strides[4] == 1) {
-    numerics::fp16_rows_to_fp32(static_cast<const uint16_t *>(v.data) + at, v.strides[3], rows, n, dst, ldd);
+    numerics::fp16_rows_to_fp32(static_cast<const uint16_t *>(v.data) + at, lds, rows, n, dst, ldd);
     return false;
   }
-  for (int64_t i = 0; i < rows; ++i) r.decode(at + i * v.strides[3], v.strides[4], n, dst + i * ldd);
+  for (int64_t i = 0; i < rows; ++i) r.decode(at + i * lds, v.strides[4], n, dst + i * ldd);
   return false;
 }
 
@@ -243,10 +244,10 @@ bool phase_pairs_across(const ShiftedGeometry &geo, const PhaseTaps &pt) {
 
 // The x boxes of the phases (pack_phase_window's layout: zeros in the padding and past the box) for stride 2 across:
 // each x row read once and split into its even and odd columns (deinterleave2), instead of gathered by stride once
-// per phase. `row` holds one decoded x row for operands not read in place. Writes only the positions inside x, the
-// same for every channel and sample: the caller zeroes the boxes once per run of items (zero_boxes), so the padding
-// rows and columns and the tail past the box stay zero (four short fills per x row were a tenth of the stride-2
-// depthwise call).
+// per phase. `row` holds the decoded x rows of one row phase for operands not read in place. Writes only the positions
+// inside x, the same for every channel and sample: the caller zeroes the boxes once per run of items (zero_boxes), so
+// the padding rows and columns and the tail past the box stay zero (four short fills per x row were a tenth of the
+// stride-2 depthwise call).
 void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const PhaseTaps &pt, const OperandReader &x,
                       int64_t n, int64_t channel, int64_t box, float *xs, float *row) {
   const View5 &v = x.view();
@@ -261,22 +262,29 @@ void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const P
   for (int64_t r = 0; r < pt.runs; r += 2) {
     const int64_t p = pt.run_phase[r], a_d = p / (geo.s[1] * 2), a_h = (p / 2) % geo.s[1];
     float *half[2] = {xs + r * box, xs + (r + 1) * box};
-    for (int64_t zd = 0; zd < geo.dp; ++zd) {
-      for (int64_t zh = 0; zh < geo.hp; ++zh) {
-        const int64_t at = (zd * geo.hp + zh) * wp, xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
-        if (xd < 0 || xd >= xd_n || xh < 0 || xh >= xh_n) continue;
-        const int64_t index = v.index(n, channel, xd, xh, 0);
-        const float *src = row;
-        if (fp32_rows(x)) {
-          src = static_cast<const float *>(v.data) + index;
-        } else {
-          read_rows(k, x, index, 1, xw_n, row, xw_n);  // BF16 widened by the row kernel, others decoded
-        }
-        if (ze > zc) k.deinterleave2(src + 2 * (zc + u), 0, 1, ze - zc, half[0] + at + zc, half[1] + at + zc, 0);
+    // The box rows zh in [zh0, zh1) read x rows inside x, s[1] apart: all of them at once.
+    const int64_t zh0 = std::min(std::max<int64_t>(ceil_div(-a_h, geo.s[1]) - geo.u_min[1], 0), geo.hp);
+    const int64_t zh1 = std::max(zh0, std::min(floor_div(xh_n - 1 - a_h, geo.s[1]) - geo.u_min[1] + 1, geo.hp));
+    const int64_t rows = zh1 - zh0;
+    for (int64_t zd = 0; zd < geo.dp && rows > 0; ++zd) {
+      const int64_t at = (zd * geo.hp + zh0) * wp, xd = geo.x_at(0, zd, a_d);
+      if (xd < 0 || xd >= xd_n) continue;
+      const int64_t index = v.index(n, channel, xd, geo.x_at(1, zh0, a_h), 0);
+      const float *src = row;
+      int64_t lds = xw_n;
+      if (fp32_rows(x)) {
+        src = static_cast<const float *>(v.data) + index;
+        lds = geo.s[1] * v.strides[3];
+      } else {
+        read_rows(k, x, index, rows, xw_n, row, xw_n, geo.s[1]);  // BF16 widened by the row kernel, others decoded
+      }
+      if (ze > zc) k.deinterleave2(src + 2 * (zc + u), lds, rows, ze - zc, half[0] + at + zc, half[1] + at + zc, wp);
+      for (int64_t i = 0; i < rows; ++i) {
         for (int a = 0; a < 2; ++a) {
-          float *dst = half[a] + at;
-          for (int64_t z = lo[a]; z < std::min(zc, end[a]); ++z) dst[z] = src[(z + u) * 2 + a];
-          for (int64_t z = std::max(ze, lo[a]); z < end[a]; ++z) dst[z] = src[(z + u) * 2 + a];
+          float *dst = half[a] + at + i * wp;
+          const float *from = src + i * lds;
+          for (int64_t z = lo[a]; z < std::min(zc, end[a]); ++z) dst[z] = from[(z + u) * 2 + a];
+          for (int64_t z = std::max(ze, lo[a]); z < end[a]; ++z) dst[z] = from[(z + u) * 2 + a];
         }
       }
     }
@@ -689,7 +697,9 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
     PhaseTaps pt;
     pt.init(c, geo);
-    if (geo.phases > 1 && phase_pairs_across(geo, pt)) b.slot_floats += c.x_size[2];  // one decoded x row
+    if (geo.phases > 1 && phase_pairs_across(geo, pt)) {  // the decoded x rows of one row phase
+      b.slot_floats += (c.x_size[1] + c.stride[1] - 1) / c.stride[1] * c.x_size[2];
+    }
   } else if (unit_stride(c)) {
     // dx's q-space per x channel of the group + the boxes of its dy channels (the flipped problem's) + the terms + one
     // weight row.
