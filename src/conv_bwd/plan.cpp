@@ -226,14 +226,14 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
-  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa),
-                             gemm_ra_ukernel(ctx.isa)};
+  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
   Canonical c;
   std::string why;
   // An inconsistent problem gets no fast path; execute() reports it.
   const bool canonical = make_canonical(p, &c, &why);
+  if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped

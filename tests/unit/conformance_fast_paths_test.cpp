@@ -136,8 +136,10 @@ const char *const kGeometries[] = {
     "mb1_g1_ic13oc64_iw60_kw5_pw3:1_dw2",
     "mb1_g1_ic8oc32_ih79iw61_kh3kw3_sh2sw2_ph1pw1",
     // ... where items sum one K block (tiles stored into dW transposed) and two (summed transposed in the slot, then
-    // moved): 22 x channels in 1-D over 2600 positions, 6 K blocks in 4 parts.
+    // moved): 22 x channels in 1-D over 2600 positions, 6 K blocks in 4 parts; again with 16 output channels per
+    // group (AVX-512's 16-wide kernel).
     "mb1_g1_ic22oc32_iw2600_kw3_pw1",
+    "mb1_g2_ic44oc32_iw2600_kw3_pw1",
     // gemm_backward_data on FP32 dy planes of a page or more with 64 channels (its B panels packed, not read in
     // place: kMaxInPlaceBPages), stride 1 and stride 2.
     "mb1_g1_ic3oc64_ih40iw40_kh3kw3_ph1pw1",

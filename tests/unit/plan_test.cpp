@@ -164,8 +164,11 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   EXPECT_EQ(p.grad_weight.blocking.slot_floats, 11315);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradWeight=gemm_weight_shifted:gemm_ra_f32_6x16__avx2_fma"),
             std::string::npos);
-  // AVX-512's panels are 32 wide (16 channels stay on its NT kernel); the scalar ISA has no RA kernel.
-  EXPECT_FALSE(plan_of(rnx, context(Isa::kAvx512, 1)).grad_weight.blocking.ra);
+  // AVX-512's panels are 32 wide, or 16 for 16 channels per group (its narrow kernel); the scalar ISA has no RA
+  // kernel.
+  const Plan p512 = plan_of(rnx, context(Isa::kAvx512, 1));
+  EXPECT_TRUE(p512.grad_weight.blocking.ra);
+  EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p512).find("gemm_ra_f32_8x16__avx512f"), std::string::npos);
   EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking.ra);
   const Plan wide512 = plan_of("mb1_g1_ic64oc64_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx512, 1));
   EXPECT_TRUE(wide512.grad_weight.blocking.ra);

@@ -68,7 +68,8 @@ struct GemmKernels {
   const GemmUkernel *nn;
   const GemmNtUkernel *nt;
   const DwRowKernels *dw;   // the depthwise algorithms' row kernels
-  const GemmRaUkernel *ra;  // gemm_weight_shifted's transposed product (nullptr: the ISA has none)
+  const GemmRaUkernel *ra;  // gemm_weight_shifted's transposed product for the problem's output channels per group
+                            // (gemm_ra_ukernel; nullptr: the ISA has none)
 };
 
 // How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.

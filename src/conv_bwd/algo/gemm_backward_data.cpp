@@ -81,15 +81,17 @@ void add_parts_and_store(const Canonical &c, const GemmBlocking &b, float *share
                          const View5 &grad_input) {
   const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2], y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group, parts = b.position_parts * b.tap_parts;
+  PositionRange reach[kDataParts];  // of each position part
+  for (int64_t pp = 0; pp < b.position_parts; ++pp) {
+    reach[pp] = reached_x_range(c, position_part(pp, b.position_parts, y_plane, b.tile));
+  }
   parallel_for(planes_n, parts * x_plane, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       float *sum = shared + plane * x_plane;
-      const PositionRange first = reached_x_range(c, position_part(0, b.position_parts, y_plane, b.tile));
-      std::fill(sum, sum + first.begin, 0.0f);
-      std::fill(sum + first.end, sum + x_plane, 0.0f);
+      std::fill(sum, sum + reach[0].begin, 0.0f);
+      std::fill(sum + reach[0].end, sum + x_plane, 0.0f);
       for (int64_t part = 1; part < parts; ++part) {
-        const PositionRange r =
-            reached_x_range(c, position_part(part / b.tap_parts, b.position_parts, y_plane, b.tile));
+        const PositionRange r = reach[part / b.tap_parts];
         const float *add = shared + (part * planes_n + plane) * x_plane;
         for (int64_t i = r.begin; i < r.end; ++i) sum[i] += add[i];
       }

@@ -19,9 +19,9 @@ int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_siz
 // Positions per tile of gemm_backward_data: fixed per kernel, because col2im adds tiles in order.
 int64_t position_tile(const GemmUkernel &uk) { return 8 * static_cast<int64_t>(uk.nr); }
 
-// What an item of `chunk` units costs, in units of kernel work: the chunk, rounded up to whole kernel tiles when
-// a unit spans `per_unit` of a tile's lines (`tile` lines each), plus a fixed per-item overhead; and `tail` chunks
-// for a thread that starts late (waking a sleeping virtual CPU took up to 3 ms here) and finishes the last item.
+// What an item of `chunk` units costs, in units of kernel work: its lines (a unit is `per_unit` lines of the
+// kernel's tiles, `tile` lines each) rounded up to whole tiles, plus a fixed per-item overhead; and `tail` chunks for
+// a thread that starts late (waking a sleeping virtual CPU took up to 3 ms here) and finishes the last item.
 struct ChunkCost {
   double overhead;
   double tail = 1.0;

@@ -146,7 +146,8 @@ class ShiftedWeightGemm {
     }
   }
 
-  // RA: stores the item's transposed columns (summed over its K blocks) in acc (items of one block have).
+  // RA: stores the item's transposed columns (summed over its K blocks) in acc; an item of one block has had the
+  // kernel store them there already.
   void finish_item(const Block &blk, const float *scratch, float *acc, int64_t ldc) const {
     if (ra_ == nullptr || blk.only) return;
     const RaLayout lay = ra_layout();

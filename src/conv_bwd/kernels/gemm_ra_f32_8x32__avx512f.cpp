@@ -1,6 +1,7 @@
-// AVX-512 RA kernel: gemm_f32_8x32__avx512f with each A row broadcast from its own pointer (8 base registers and one
-// index: the same 2 B loads and 8 broadcasts per k step), the tile stored as it is or transposed (ct: in 8 × 8 blocks
-// of AVX registers). Compiled with -mavx512f.
+// AVX-512 RA kernels: gemm_f32_8x32__avx512f with each A row broadcast from its own pointer (8 base registers and one
+// index: per k step the B loads of its 32 or 16 columns and 8 broadcasts), the tile stored as it is or transposed
+// (ct: in 8 × 8 blocks of AVX registers). The 16-wide one takes groups of 16 output channels (ResNeXt's). Compiled
+// with -mavx512f.
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
@@ -10,32 +11,34 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-template <bool kTransposedC>
-inline void ra_8x32(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
-                    bool accumulate) {
+template <int kHalves, bool kTransposedC>
+inline void ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
+                   bool accumulate) {
   constexpr int kMr = 8;
   const float *rows[kMr];
 #pragma GCC unroll 8
   for (int r = 0; r < kMr; ++r) rows[r] = a[r];
-  __m512 acc[kMr][2];
+  __m512 acc[kMr][kHalves];
 #pragma GCC unroll 8
-  for (int r = 0; r < kMr; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+  for (int r = 0; r < kMr; ++r) {
+    for (int h = 0; h < kHalves; ++h) acc[r][h] = _mm512_setzero_ps();
+  }
   for (int64_t k = 0; k < kc; ++k) {
-    const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+    __m512 bh[kHalves];
+    for (int h = 0; h < kHalves; ++h) bh[h] = _mm512_loadu_ps(b + 16 * h);
 #pragma GCC unroll 8
     for (int r = 0; r < kMr; ++r) {
       const __m512 ar = _mm512_set1_ps(rows[r][k]);
-      acc[r][0] = _mm512_fmadd_ps(ar, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(ar, b1, acc[r][1]);
+      for (int h = 0; h < kHalves; ++h) acc[r][h] = _mm512_fmadd_ps(ar, bh[h], acc[r][h]);
     }
     b += ldb;
   }
   if constexpr (!kTransposedC) {
-    store_tile_8x32(acc, c, ldc, m, n, accumulate);
+    store_tile_8xn<kHalves>(acc, c, ldc, m, n, accumulate);
     return;
   }
   // Output channels 8q .. 8q + 7 are the low or high 256 bits of one half of every row.
-  for (int q = 0; q < 4 && 8 * q < n; ++q) {
+  for (int q = 0; q < 2 * kHalves && 8 * q < n; ++q) {
     __m256 block[8];
 #pragma GCC unroll 8
     for (int r = 0; r < kMr; ++r) {
@@ -51,12 +54,22 @@ inline void ra_8x32(int64_t kc, const float *const *a, const float *b, int64_t l
 
 void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                int m, int n, bool accumulate) {
-  ra_8x32<false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+  ra_8xn<2, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 void gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate) {
-  ra_8x32<true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+  ra_8xn<2, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+}
+
+void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                               int m, int n, bool accumulate) {
+  ra_8xn<1, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+}
+
+void gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                  int m, int n, bool accumulate) {
+  ra_8xn<1, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd

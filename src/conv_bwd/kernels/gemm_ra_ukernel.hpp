@@ -43,12 +43,17 @@ void gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const floa
                                    int64_t ldc, int m, int n, bool accumulate);
 void gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate);
+void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                               int m, int n, bool accumulate);
+void gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                  int m, int n, bool accumulate);
 void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
                                      int64_t ldd);
 
-// The kernel for `isa`, or nullptr: AVX2 and AVX-512 have one. The portable 4 × 8 one tried lost to the scalar NT
-// kernel (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms).
-const GemmRaUkernel *gemm_ra_ukernel(Isa isa);
+// The kernel for `isa` whose panels best fit m output channels, or nullptr: AVX2 has one (16 wide), AVX-512 two
+// (32 wide, and 16 wide when m is not a multiple of 32). The portable 4 × 8 one tried lost to the scalar NT kernel
+// (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms).
+const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -41,7 +41,7 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) {
 #endif
 }
 
-const GemmRaUkernel *gemm_ra_ukernel(Isa isa) {
+const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m) {
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
   static const GemmRaUkernel kAvx2{
       gemm_ra_f32_6x16__avx2_fma,  gemm_ra_ct_f32_6x16__avx2_fma, gemm_ra_transpose_f32__avx2_fma, 6, 16, Isa::kAvx2,
@@ -50,10 +50,14 @@ const GemmRaUkernel *gemm_ra_ukernel(Isa isa) {
   static const GemmRaUkernel kAvx512{
       gemm_ra_f32_8x32__avx512f,  gemm_ra_ct_f32_8x32__avx512f, gemm_ra_transpose_f32__avx2_fma, 8, 32, Isa::kAvx512,
       "gemm_ra_f32_8x32__avx512f"};
-  if (isa == Isa::kAvx512) return &kAvx512;
+  static const GemmRaUkernel kAvx512Narrow{
+      gemm_ra_f32_8x16__avx512f,  gemm_ra_ct_f32_8x16__avx512f, gemm_ra_transpose_f32__avx2_fma, 8, 16, Isa::kAvx512,
+      "gemm_ra_f32_8x16__avx512f"};
+  if (isa == Isa::kAvx512) return m % 32 != 0 && m % 16 == 0 ? &kAvx512Narrow : &kAvx512;
   return isa == Isa::kAvx2 ? &kAvx2 : nullptr;
 #else
   (void)isa;
+  (void)m;
   return nullptr;
 #endif
 }
