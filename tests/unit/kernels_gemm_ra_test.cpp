@@ -44,7 +44,9 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
     for (int64_t kc : {1, 7, 33, 130}) {
       // A: MR rows at odd offsets of one buffer (as shifted windows), B: kc steps with a pitch wider than NR.
       const int64_t pitch = kc + 5, ldb = nr + 3, ldc = nr + 2, ldct = mr + 2;
-      const std::vector<float> x = values(mr * pitch + 3, 7), b = values(kc * ldb, 8);
+      // B padded by the NN kernel's width: it loads whole NR steps (32 floats on AVX-512 where the RA kernel is 16
+      // wide).
+      const std::vector<float> x = values(mr * pitch + 3, 7), b = values(kc * ldb + nn.nr, 8);
       for (int m = 1; m <= mr; ++m) {
         for (int n = 1; n <= nr; ++n) {
           const float *rows[kMaxRaMr];
