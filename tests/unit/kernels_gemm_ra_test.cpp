@@ -62,7 +62,7 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
             }
             std::vector<float> got_t = before_t;
             ra->run(kc, rows, b.data(), ldb, got.data(), ldc, m, n, accumulate);
-            ra->run_ct(kc, rows, b.data(), ldb, got_t.data(), ldct, m, n, accumulate);
+            ASSERT_TRUE(ra->run_ct(kc, rows, b.data(), ldb, got_t.data(), ldct, m, n, accumulate)) << ra->name;
             nn.run(kc, packed.data(), b.data(), ldb, want.data(), ldc, m, n, accumulate);
             const std::string where = std::string(ra->name) + " kc " + std::to_string(kc) + " m " + std::to_string(m) +
                                       " n " + std::to_string(n) + " acc " + std::to_string(accumulate);
@@ -74,6 +74,58 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
               }
             }
           }
+        }
+      }
+    }
+  }
+  if (tested == 0) GTEST_SKIP() << "no RA kernel runs on this CPU";
+}
+
+// run_ct reports a value it stores that is not finite (Inf, NaN, an overflow), and only those: an Inf in a B column
+// past n, or in a C element outside the n × m corner, is none of its business.
+TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
+  int tested = 0;
+  for (auto [isa, m_channels] : {std::pair{Isa::kAvx2, 16}, {Isa::kAvx512, 32}, {Isa::kAvx512, 16}}) {
+    const GemmRaUkernel *ra = gemm_ra_ukernel(isa, m_channels);
+    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+    ++tested;
+    const int mr = ra->mr, nr = ra->nr;
+    const int64_t kc = 9, ldb = nr, ldct = mr;
+    const float inf = std::numeric_limits<float>::infinity();
+    for (int m : {1, mr - 1, mr}) {
+      for (int n : {1, nr / 2 + 1, nr}) {
+        for (int what = 0; what < 6; ++what) {
+          std::vector<float> x = values(mr * kc, 11), b = values(kc * ldb, 12);
+          std::vector<float> c(static_cast<size_t>(nr * ldct), 0.0f);
+          bool expect = true;
+          switch (what) {
+            case 0:
+              break;  // all finite
+            case 1:
+              x[(m - 1) * kc + 4] = inf;
+              expect = false;
+              break;  // an A row in use
+            case 2:
+              b[5 * ldb + (n - 1)] = std::nanf("");
+              expect = false;
+              break;  // a B column in use
+            case 3:
+              x[(m - 1) * kc + 2] = 3e38f;
+              b[2 * ldb] = 3e38f;
+              expect = false;
+              break;  // an overflow
+            case 4:
+              if (n < nr) b[3 * ldb + n] = inf;
+              break;  // a B column past n
+            case 5:
+              c[(nr - 1) * ldct + (mr - 1)] = inf;
+              break;  // C outside the corner, accumulated
+          }
+          if (what == 5 && (m == mr || n == nr)) continue;  // that element is inside the corner then
+          const float *rows[kMaxRaMr];
+          for (int r = 0; r < mr; ++r) rows[r] = x.data() + std::min(r, m - 1) * kc;
+          EXPECT_EQ(ra->run_ct(kc, rows, b.data(), ldb, c.data(), ldct, m, n, what == 5), expect)
+              << ra->name << " m " << m << " n " << n << " case " << what;
         }
       }
     }

@@ -103,8 +103,9 @@ class ShiftedWeightGemm {
   }
 
   // Accumulates one block into acc (dW columns of the chunk, leading dimension ldc); with the RA kernel and several
-  // blocks in the item into its transposed columns, which finish_item stores in acc.
-  void run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+  // blocks in the item into its transposed columns, which finish_item stores in acc. False when the RA kernel stored
+  // a value that is not finite into acc (stores_checked).
+  bool run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     if (ra_ != nullptr) return run_ra(blk, scratch, acc, ldc);
     const int64_t kcp = round_up(blk.kc, uk_.lanes);
     // dy rows not shared are packed one pass of rows at a time, just before the kernel reads them (from L2).
@@ -144,7 +145,12 @@ class ShiftedWeightGemm {
         }
       }
     }
+    return true;
   }
+
+  // Whether the kernel checked every value of the item's columns as it stored them (the RA kernel's transposed
+  // stores: an item of one K block), so they need no scan.
+  bool stores_checked(const Block &blk) const { return ra_ != nullptr && blk.only; }
 
   // RA: stores the item's transposed columns (summed over its K blocks) in acc; an item of one block has had the
   // kernel store them there already.
@@ -168,7 +174,7 @@ class ShiftedWeightGemm {
   // NR rows written left to right). Summed over several blocks, Ct stays in the slot: a transposed store per block
   // (two 8 × 8 transposes and masked loads and stores per tile) cost ResNet's stem (6 blocks per item) 2 %, where
   // the one transpose at the item's end saved ResNet's 14² layer and DCGAN 5 %.
-  void run_ra(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+  bool run_ra(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmRaUkernel &ra = *ra_;
     const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr), cols = blk.channels * kk_;
     // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place.
@@ -182,6 +188,7 @@ class ShiftedWeightGemm {
     } else {
       pack_dy_transposed(blk, kcp, row, dy_t);
     }
+    bool finite = true;
     for (int64_t p = 0; p < panel; p += ra.nr) {
       const float *b = dy_t + p * kcp;  // panel p / NR: kcp steps of NR floats
       const int nn = static_cast<int>(std::min<int64_t>(ra.nr, m_ - p));
@@ -192,12 +199,13 @@ class ShiftedWeightGemm {
         column_rows(blk, false, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
         for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         if (blk.only) {
-          ra.run_ct(kcp, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false);
+          finite = ra.run_ct(kcp, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false) && finite;
         } else {
           ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
         }
       }
     }
+    return finite;
   }
 
   // The group's dy rows of the block as RA panels: dy_t[(p·kcp + q)·NR + i] = dy row p·NR + i at q (zeros past m),
@@ -317,16 +325,20 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
       int64_t ldc = 0;
       float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.c0 * c.kernel_numel(), &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
+      bool stored_finite = true;
       for (int64_t kb = first; kb < last; ++kb) {
         gemm.set_k_block(kb, &blk);
         blk.first = kb == first;
         blk.only = last - first == 1;
-        gemm.run(blk, scratch, acc, ldc);
+        stored_finite = gemm.run(blk, scratch, acc, ldc) && stored_finite;
       }
       gemm.finish_item(blk, scratch, acc, ldc);
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
-        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding);
+        const bool checked = gemm.stores_checked(blk);
+        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding,
+                                     !checked) &&
+               (!checked || stored_finite);
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);

@@ -25,11 +25,12 @@ float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 
 }
 
 bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
-                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding) {
+                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding, bool scan) {
+  if (in_place && !scan) return true;
   bool finite = true;
   for (int64_t r = 0; r < c.cy_per_group; ++r) {
     const float *row = acc + r * ldc;
-    finite &= all_finite(row, count);
+    if (scan) finite &= all_finite(row, count);
     if (!in_place)
       store_run(grad_weight, g * c.cy_per_group + r, -1, col0, count, row, ResultKind::kGradWeight, rounding);
   }

@@ -32,9 +32,9 @@ float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 
                           int64_t part, int64_t g, int64_t col0, int64_t *ldc);
 
 // After the only K part: stores columns [col0, col0 + count) of group g's rows (unless in place). Returns whether
-// they are all finite.
+// they are all finite (with `scan`; without, the caller knows it and gets true).
 bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
-                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding);
+                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding, bool scan = true);
 
 // Adds the partials of every (group, row) in part order into part 0 and stores the row in gradWeight.
 // Returns whether every sum is finite.

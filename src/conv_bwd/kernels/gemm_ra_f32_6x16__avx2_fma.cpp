@@ -12,7 +12,7 @@ namespace conv_bwd {
 namespace {
 
 template <bool kTransposedC>
-inline void ra_6x16(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
+inline bool ra_6x16(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
                     bool accumulate) {
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
@@ -42,16 +42,16 @@ inline void ra_6x16(int64_t kc, const float *const *a, const float *b, int64_t l
   if constexpr (!kTransposedC) {
     const __m256 acc[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
     store_tile_6x16(acc, c, ldc, m, n, accumulate);
-    return;
+    return true;
   }
   // Each half of the tile's columns (8 output channels) as 8 rows of 6 (two rows of zeros), transposed.
   const __m256 zero = _mm256_setzero_ps();
   __m256 lo[8] = {c00, c10, c20, c30, c40, c50, zero, zero}, hi[8] = {c01, c11, c21, c31, c41, c51, zero, zero};
   transpose8x8_ps(lo);
-  store_columns_8(lo, c, ldc, m, n, accumulate);
-  if (n <= 8) return;
+  const bool finite = store_columns_8(lo, c, ldc, m, n, accumulate);
+  if (n <= 8) return finite;
   transpose8x8_ps(hi);
-  store_columns_8(hi, c + 8 * ldc, ldc, m, n - 8, accumulate);
+  return store_columns_8(hi, c + 8 * ldc, ldc, m, n - 8, accumulate) && finite;
 }
 
 }  // namespace
@@ -61,9 +61,9 @@ void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *
   ra_6x16<false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-void gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
+bool gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
                                    int64_t ldc, int m, int n, bool accumulate) {
-  ra_6x16<true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+  return ra_6x16<true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 namespace {

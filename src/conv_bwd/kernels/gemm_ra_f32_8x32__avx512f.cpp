@@ -12,7 +12,7 @@ namespace conv_bwd {
 namespace {
 
 template <int kHalves, bool kTransposedC>
-inline void ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
+inline bool ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
                    bool accumulate) {
   constexpr int kMr = 8;
   const float *rows[kMr];
@@ -35,9 +35,10 @@ inline void ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ld
   }
   if constexpr (!kTransposedC) {
     store_tile_8xn<kHalves>(acc, c, ldc, m, n, accumulate);
-    return;
+    return true;
   }
   // Output channels 8q .. 8q + 7 are the low or high 256 bits of one half of every row.
+  bool finite = true;
   for (int q = 0; q < 2 * kHalves && 8 * q < n; ++q) {
     __m256 block[8];
 #pragma GCC unroll 8
@@ -46,8 +47,9 @@ inline void ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ld
       block[r] = _mm256_castpd_ps(q % 2 == 0 ? _mm512_castpd512_pd256(v) : _mm512_extractf64x4_pd(v, 1));
     }
     transpose8x8_ps(block);
-    store_columns_8(block, c + 8 * q * ldc, ldc, m, n - 8 * q, accumulate);
+    finite = store_columns_8(block, c + 8 * q * ldc, ldc, m, n - 8 * q, accumulate) && finite;
   }
+  return finite;
 }
 
 }  // namespace
@@ -57,9 +59,9 @@ void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b
   ra_8xn<2, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-void gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+bool gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate) {
-  ra_8xn<2, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+  return ra_8xn<2, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
@@ -67,9 +69,9 @@ void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b
   ra_8xn<1, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-void gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+bool gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate) {
-  ra_8xn<1, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+  return ra_8xn<1, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd

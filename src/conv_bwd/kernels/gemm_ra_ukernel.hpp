@@ -4,7 +4,7 @@
 //   B, C and the order of every sum exactly as the NN kernels (gemm_ukernel.hpp): one fp32 sum over k ascending,
 //   added to C once when `accumulate`. So a kernel gives the bits its ISA's NN kernel gives on A packed.
 //   run_ct stores C transposed instead: element (r, i) at c[i·ldc + r], nothing outside those n rows × m columns read
-//   or written (masked stores).
+//   or written (masked stores), and returns whether every value it stored is finite.
 // gradWeight transposed (gemm_weight_shifted): rows of A are the (x channel, tap) rows of the shifted layout,
 // broadcast where they lie, B is the dy block transposed (positions × output channels), so no tile waits on a
 // reduction across lanes at the end of a short K block (the NT kernels' cost on small planes); run_ct puts a tile
@@ -20,6 +20,8 @@ namespace conv_bwd {
 
 using GemmRaUkernelFn = void (*)(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                  int m, int n, bool accumulate);
+using GemmRaCtUkernelFn = bool (*)(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
+                                   int64_t ldc, int m, int n, bool accumulate);
 
 constexpr int kMaxRaMr = 8;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
 
@@ -28,7 +30,8 @@ constexpr int kMaxRaMr = 8;  // the most A rows a kernel reads (callers size the
 using GemmRaTransposeFn = void (*)(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst, int64_t ldd);
 
 struct GemmRaUkernel {
-  GemmRaUkernelFn run, run_ct;
+  GemmRaUkernelFn run;
+  GemmRaCtUkernelFn run_ct;
   GemmRaTransposeFn transpose;
   int mr, nr;
   Isa isa;
@@ -39,13 +42,13 @@ void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *
                                 int m, int n, bool accumulate);
 void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                int m, int n, bool accumulate);
-void gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
+bool gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
                                    int64_t ldc, int m, int n, bool accumulate);
-void gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+bool gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate);
 void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                int m, int n, bool accumulate);
-void gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+bool gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
                                   int m, int n, bool accumulate);
 void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
                                      int64_t ldd);

@@ -27,15 +27,19 @@ static inline void transpose8x8_ps(__m256 r[8]) {
 }
 
 // Stores the 8 columns of one transposed block: c[i·ldc + r] (+)= r-th lane of col[i], for lanes r < m and i < n
-// (masked: nothing past m is read or written).
-static inline void store_columns_8(const __m256 col[8], float *c, int64_t ldc, int m, int n, bool accumulate) {
+// (masked: nothing past m is read or written). Returns whether every value stored is finite (v − v is +0 for a
+// finite v and NaN for Inf and NaN; the stored lanes' differences or-ed together are NaN only then).
+static inline bool store_columns_8(const __m256 col[8], float *c, int64_t ldc, int m, int n, bool accumulate) {
   const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  __m256 special = _mm256_setzero_ps();
   for (int i = 0; i < 8 && i < n; ++i) {
     float *dst = c + i * ldc;
     __m256 v = col[i];
     if (accumulate) v = _mm256_add_ps(_mm256_maskload_ps(dst, mask), v);
     _mm256_maskstore_ps(dst, mask, v);
+    special = _mm256_or_ps(special, _mm256_and_ps(_mm256_sub_ps(v, v), _mm256_castsi256_ps(mask)));
   }
+  return _mm256_movemask_ps(_mm256_cmp_ps(special, special, _CMP_UNORD_Q)) == 0;
 }
 
 }  // namespace conv_bwd
