@@ -98,6 +98,14 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
   return x.plain() || x.finish(out, count);
 }
 
+bool im2col_reads_padding(const Canonical &c) {
+  for (int d = 0; d < kSpatial; ++d) {
+    const int64_t last = (c.y_size[d] - 1) * c.stride[d] - c.pad_begin[d] + (c.kernel[d] - 1) * c.dilation[d];
+    if (c.pad_begin[d] > 0 || last > c.x_size[d] - 1) return true;
+  }
+  return false;
+}
+
 void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
                  const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
   const int64_t sw = c.stride[2];

@@ -13,6 +13,10 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
+// Whether some position of the implicit im2col lies in x's padding (a pad, or a last window past x's end): only then
+// does a GEMM over it multiply zeros that the defining sums do not have (0·Inf: see gemm_algorithms.hpp).
+bool im2col_reads_padding(const Canonical &c);
+
 // Reads the run into out[0 .. count) through `x` (rounded). Returns true when every value read is finite.
 bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
                 int64_t count, float *out);
