@@ -170,6 +170,14 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   EXPECT_TRUE(p512.grad_weight.blocking.ra);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p512).find("gemm_ra_f32_8x16__avx512f"), std::string::npos);
   EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking.ra);
+  // ResNet's stem at two threads: its 4 K parts split evenly, so an item takes all 3 x channels (4 items, each
+  // transposing its own dy blocks) rather than one (12 items streaming dy from the shared area).
+  const Plan stem = plan_of("mb1_g1_ic3oc64_ih224iw224_kh7kw7_sh2sw2_ph3pw3_mask010", context(Isa::kAvx2, 2));
+  EXPECT_TRUE(stem.grad_weight.blocking.ra);
+  EXPECT_EQ(stem.grad_weight.blocking.k_parts, 4);
+  EXPECT_EQ(stem.grad_weight.blocking.channels_per_item, 3);
+  EXPECT_EQ(stem.grad_weight.blocking.items, 4);
+  EXPECT_FALSE(stem.grad_weight.blocking.shared_dy);
   const Plan wide512 = plan_of("mb1_g1_ic64oc64_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx512, 1));
   EXPECT_TRUE(wide512.grad_weight.blocking.ra);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(wide512).find("gemm_ra_f32_8x32__avx512f"), std::string::npos);
