@@ -335,10 +335,10 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
       gemm.finish_item(blk, scratch, acc, ldc);
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
-        const bool checked = gemm.stores_checked(blk);
+        const bool checked = gemm.stores_checked(blk);  // then the kernel's report stands for the scan
         fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding,
-                                     !checked) &&
-               (!checked || stored_finite);
+                                     !checked);
+        if (checked) fin &= stored_finite;
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
