@@ -1,7 +1,8 @@
 // The RA GEMM kernels (kernels/gemm_ra_ukernel.hpp) on every ISA this CPU runs that has one (AVX2): against the NN
 // kernel of the same ISA on A packed from the same rows, bit for bit (their contract: the same sums in the same order),
 // as they are (run) and transposed (run_ct), on non-integer data, at every m ≤ MR and n ≤ NR, several kc, writing and
-// accumulating; C outside the m × n (n × m) corner and A rows past m (the caller's repeated row) must not matter.
+// accumulating, K steps on consecutive A columns and on columns with gaps (a plane's rows without their junk ends);
+// C outside the m × n (n × m) corner and A rows past m (the caller's repeated row) must not matter.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,9 +42,18 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
     ASSERT_LE(ra->nr, nn.nr);
     ++tested;
     const int mr = ra->mr, nr = ra->nr;
-    for (int64_t kc : {1, 7, 33, 130}) {
+    for (auto [kc, gaps] : {std::pair<int64_t, bool>{1, false},
+                            {7, false},
+                            {33, false},
+                            {130, false},
+                            {7, true},
+                            {33, true},
+                            {130, true}}) {
+      // K step k reads A column at[k]: k, or with gaps rows of 5 columns 7 apart.
+      std::vector<int32_t> at(static_cast<size_t>(kc));
+      for (int64_t k = 0; k < kc; ++k) at[k] = static_cast<int32_t>(gaps ? k / 5 * 7 + k % 5 : k);
       // A: MR rows at odd offsets of one buffer (as shifted windows), B: kc steps with a pitch wider than NR.
-      const int64_t pitch = kc + 5, ldb = nr + 3, ldc = nr + 2, ldct = mr + 2;
+      const int64_t pitch = at[kc - 1] + 6, ldb = nr + 3, ldc = nr + 2, ldct = mr + 2;
       // B padded by the NN kernel's width: it loads whole NR steps (32 floats on AVX-512 where the RA kernel is 16
       // wide).
       const std::vector<float> x = values(mr * pitch + 3, 7), b = values(kc * ldb + nn.nr, 8);
@@ -53,7 +63,7 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
           std::vector<float> packed(static_cast<size_t>(kc * mr), 0.0f);  // rows past m: zeros, as packing leaves them
           for (int r = 0; r < mr; ++r) {
             rows[r] = x.data() + std::min(r, m - 1) * pitch + 3 - r % 3;
-            for (int64_t k = 0; k < kc && r < m; ++k) packed[k * mr + r] = rows[r][k];
+            for (int64_t k = 0; k < kc && r < m; ++k) packed[k * mr + r] = rows[r][at[k]];
           }
           for (bool accumulate : {false, true}) {
             std::vector<float> want = values(mr * ldc, 9), got = want, before_t(static_cast<size_t>(nr * ldct));
@@ -61,11 +71,13 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
               for (int r = 0; r < ldct; ++r) before_t[i * ldct + r] = r < mr ? want[r * ldc + i] : 1e3f + r;
             }
             std::vector<float> got_t = before_t;
-            ra->run(kc, rows, b.data(), ldb, got.data(), ldc, m, n, accumulate);
-            ASSERT_TRUE(ra->run_ct(kc, rows, b.data(), ldb, got_t.data(), ldct, m, n, accumulate)) << ra->name;
+            ra->run(kc, at.data(), rows, b.data(), ldb, got.data(), ldc, m, n, accumulate);
+            ASSERT_TRUE(ra->run_ct(kc, at.data(), rows, b.data(), ldb, got_t.data(), ldct, m, n, accumulate))
+                << ra->name;
             nn.run(kc, packed.data(), b.data(), ldb, want.data(), ldc, m, n, accumulate);
-            const std::string where = std::string(ra->name) + " kc " + std::to_string(kc) + " m " + std::to_string(m) +
-                                      " n " + std::to_string(n) + " acc " + std::to_string(accumulate);
+            const std::string where = std::string(ra->name) + " kc " + std::to_string(kc) + (gaps ? " gaps" : "") +
+                                      " m " + std::to_string(m) + " n " + std::to_string(n) + " acc " +
+                                      std::to_string(accumulate);
             for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << where << " at " << i;
             for (int i = 0; i < nr; ++i) {
               for (int r = 0; r < ldct; ++r) {
@@ -91,6 +103,7 @@ TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
     ++tested;
     const int mr = ra->mr, nr = ra->nr;
     const int64_t kc = 9, ldb = nr, ldct = mr;
+    const int32_t at[kc] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     const float inf = std::numeric_limits<float>::infinity();
     for (int m : {1, mr - 1, mr}) {
       for (int n : {1, nr / 2 + 1, nr}) {
@@ -124,7 +137,7 @@ TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
           if (what == 5 && (m == mr || n == nr)) continue;  // that element is inside the corner then
           const float *rows[kMaxRaMr];
           for (int r = 0; r < mr; ++r) rows[r] = x.data() + std::min(r, m - 1) * kc;
-          EXPECT_EQ(ra->run_ct(kc, rows, b.data(), ldb, c.data(), ldct, m, n, what == 5), expect)
+          EXPECT_EQ(ra->run_ct(kc, at, rows, b.data(), ldb, c.data(), ldct, m, n, what == 5), expect)
               << ra->name << " m " << m << " n " << n << " case " << what;
         }
       }

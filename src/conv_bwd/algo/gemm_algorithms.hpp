@@ -47,6 +47,10 @@ constexpr int64_t kShiftedKc =
 // gemm_weight_shifted with the RA kernel: K blocks of about this many q positions (512 measured 2-5 % faster than
 // 256 and 1024 on ResNet's 56² 3×3, the 1-D and the 3-D layers), and at least this many columns per group.
 constexpr int64_t kShiftedRaKc = 512;
+// Its K blocks are at most kShiftedRaKc q positions (⌈q_len / blocks⌉ ≤ 512 rounded up to lanes, which divide it), so
+// at most that many real ones: the RA kernel's table of K steps.
+static_assert(kShiftedRaKc % 16 == 0, "a multiple of every kernel's lanes");
+constexpr int64_t kMaxRaSteps = kShiftedRaKc;
 constexpr int64_t kShiftedRaMinColumns = 64;
 constexpr int64_t kMaxSharedDyBytes = int64_t{64}
                                       << 20;  // gemm_weight_shifted: dy packed once up to this, else per item

@@ -4,7 +4,8 @@
 // items before they run (GemmBlocking::shared_dy), read where they lie, or packed by the item. Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
 // kernel (GemmBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ, the dy
-// block transposed into panels of NR output channels, and an item's Ct is transposed into dW once, at its end.
+// block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR output
+// channels, and an item's Ct is transposed into dW once, at its end.
 // Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
 // Inf/NaN: the extra products (junk positions, padding) are 0 × an operand value; they change a sum only when that
 // value is not finite, and then the sum is not finite either. So a finite dW is exact, and a non-finite one is
@@ -188,9 +189,11 @@ class ShiftedWeightGemm {
     } else {
       pack_dy_transposed(blk, kcp, row, dy_t);
     }
+    int32_t steps[kMaxRaSteps];
+    const int64_t kc = real_steps(blk, steps);
     bool finite = true;
     for (int64_t p = 0; p < panel; p += ra.nr) {
-      const float *b = dy_t + p * kcp;  // panel p / NR: kcp steps of NR floats
+      const float *b = dy_t + p * kcp;  // panel p / NR: a step of NR floats per real position
       const int nn = static_cast<int>(std::min<int64_t>(ra.nr, m_ - p));
       int64_t ch_j = 0, tap_j = 0;
       for (int64_t j = 0; j < cols; j += ra.mr) {
@@ -199,17 +202,29 @@ class ShiftedWeightGemm {
         column_rows(blk, false, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
         for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         if (blk.only) {
-          finite = ra.run_ct(kcp, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false) && finite;
+          finite = ra.run_ct(kc, steps, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false) && finite;
         } else {
-          ra.run(kcp, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+          ra.run(kc, steps, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
         }
       }
     }
     return finite;
   }
 
-  // The group's dy rows of the block as RA panels: dy_t[(p·kcp + q)·NR + i] = dy row p·NR + i at q (zeros past m),
-  // NR rows at a time packed into `rows` (NR·kcp floats) and transposed.
+  // The block's real y positions (offsets from q0), in order: the RA kernel's K steps. At most kc of them, and a
+  // block is at most kMaxRaSteps positions.
+  int64_t real_steps(const Block &blk, int32_t *steps) const {
+    int64_t n = 0;
+    for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,
+                      [&](int64_t, int64_t, int64_t, int64_t count, int64_t at) {
+                        for (int64_t i = 0; i < count; ++i) steps[n++] = static_cast<int32_t>(at + i);
+                      });
+    return n;
+  }
+
+  // The group's dy rows of the block as RA panels: dy_t[(p·kcp + k)·NR + i] = dy row p·NR + i at the block's k-th
+  // real position (zeros past m and past the last), NR rows at a time packed into `rows` (NR·kcp floats) and
+  // transposed.
   void pack_dy_transposed(const Block &blk, int64_t kcp, float *rows, float *dy_t) const {
     const int64_t nr = ra_->nr;
     for (int64_t p = 0; p < m_; p += nr) {
@@ -245,15 +260,19 @@ class ShiftedWeightGemm {
     }
   }
 
-  // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros.
+  // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros. RA (real_runs):
+  // only the real positions, one after the other, then zeros.
   void pack_dy_row(const Block &blk, int64_t kcp, int64_t r, float *row) const {
     std::fill(row, row + kcp, 0.0f);
     if (r >= m_) return;
     const View5 &v = dy_.view();
     const int64_t channel = blk.g * m_ + r;
+    const bool dense = ra_ != nullptr;
+    int64_t k = 0;
     for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,
                       [&](int64_t od, int64_t oh, int64_t ow, int64_t count, int64_t at) {
-                        copy_run(dy_, v.index(blk.n, channel, od, oh, ow), v.strides[4], count, row + at);
+                        copy_run(dy_, v.index(blk.n, channel, od, oh, ow), v.strides[4], count, row + (dense ? k : at));
+                        k += count;
                       });
     dy_.finish(row, kcp);
   }

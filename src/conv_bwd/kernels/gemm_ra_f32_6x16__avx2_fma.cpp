@@ -1,6 +1,6 @@
 // AVX2+FMA kernels: gemm_f32_6x16__avx2_fma with each A row broadcast from its own pointer (6 base registers and
-// one index: the same 2 B loads and 6 broadcasts per k step), the tile stored as it is or transposed (ct). Compiled
-// with -mavx2 -mfma.
+// one index, the A column read from a table: the same 2 B loads and 6 broadcasts per k step), the tile stored as it
+// is or transposed (ct). Compiled with -mavx2 -mfma.
 #include <immintrin.h>
 
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
@@ -12,12 +12,13 @@ namespace conv_bwd {
 namespace {
 
 template <bool kTransposedC>
-inline bool ra_6x16(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
-                    bool accumulate) {
+inline bool ra_6x16(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb, float *c,
+                    int64_t ldc, int m, int n, bool accumulate) {
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-  for (int64_t k = 0; k < kc; ++k) {
+  for (int64_t step = 0; step < kc; ++step) {
+    const int64_t k = at[step];
     const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
     __m256 ar = _mm256_broadcast_ss(a0 + k);
     c00 = _mm256_fmadd_ps(ar, b0, c00);
@@ -56,14 +57,14 @@ inline bool ra_6x16(int64_t kc, const float *const *a, const float *b, int64_t l
 
 }  // namespace
 
-void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                                int m, int n, bool accumulate) {
-  ra_6x16<false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                float *c, int64_t ldc, int m, int n, bool accumulate) {
+  ra_6x16<false>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-bool gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c,
-                                   int64_t ldc, int m, int n, bool accumulate) {
-  return ra_6x16<true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+bool gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                   float *c, int64_t ldc, int m, int n, bool accumulate) {
+  return ra_6x16<true>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 namespace {

@@ -1,7 +1,7 @@
 // AVX-512 RA kernels: gemm_f32_8x32__avx512f with each A row broadcast from its own pointer (8 base registers and one
-// index: per k step the B loads of its 32 or 16 columns and 8 broadcasts), the tile stored as it is or transposed
-// (ct: in 8 × 8 blocks of AVX registers). The 16-wide one takes groups of 16 output channels (ResNeXt's). Compiled
-// with -mavx512f.
+// index, the A column read from a table: per k step the B loads of its 32 or 16 columns and 8 broadcasts), the tile
+// stored as it is or transposed (ct: in 8 × 8 blocks of AVX registers). The 16-wide one takes groups of 16 output
+// channels (ResNeXt's). Compiled with -mavx512f.
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
@@ -12,8 +12,8 @@ namespace conv_bwd {
 namespace {
 
 template <int kHalves, bool kTransposedC>
-inline bool ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
-                   bool accumulate) {
+inline bool ra_8xn(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb, float *c,
+                   int64_t ldc, int m, int n, bool accumulate) {
   constexpr int kMr = 8;
   const float *rows[kMr];
 #pragma GCC unroll 8
@@ -23,7 +23,8 @@ inline bool ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ld
   for (int r = 0; r < kMr; ++r) {
     for (int h = 0; h < kHalves; ++h) acc[r][h] = _mm512_setzero_ps();
   }
-  for (int64_t k = 0; k < kc; ++k) {
+  for (int64_t step = 0; step < kc; ++step) {
+    const int64_t k = at[step];
     __m512 bh[kHalves];
     for (int h = 0; h < kHalves; ++h) bh[h] = _mm512_loadu_ps(b + 16 * h);
 #pragma GCC unroll 8
@@ -54,24 +55,24 @@ inline bool ra_8xn(int64_t kc, const float *const *a, const float *b, int64_t ld
 
 }  // namespace
 
-void gemm_ra_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                               int m, int n, bool accumulate) {
-  ra_8xn<2, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+void gemm_ra_f32_8x32__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                               float *c, int64_t ldc, int m, int n, bool accumulate) {
+  ra_8xn<2, false>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-bool gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                                  int m, int n, bool accumulate) {
-  return ra_8xn<2, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+bool gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                  float *c, int64_t ldc, int m, int n, bool accumulate) {
+  return ra_8xn<2, true>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-void gemm_ra_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                               int m, int n, bool accumulate) {
-  ra_8xn<1, false>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+void gemm_ra_f32_8x16__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                               float *c, int64_t ldc, int m, int n, bool accumulate) {
+  ra_8xn<1, false>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
-bool gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const float *const *a, const float *b, int64_t ldb, float *c, int64_t ldc,
-                                  int m, int n, bool accumulate) {
-  return ra_8xn<1, true>(kc, a, b, ldb, c, ldc, m, n, accumulate);
+bool gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                  float *c, int64_t ldc, int m, int n, bool accumulate) {
+  return ra_8xn<1, true>(kc, at, a, b, ldb, c, ldc, m, n, accumulate);
 }
 
 }  // namespace conv_bwd
