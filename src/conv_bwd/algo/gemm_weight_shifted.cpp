@@ -260,7 +260,7 @@ class ShiftedWeightGemm {
     }
   }
 
-  // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros. RA (real_runs):
+  // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros. RA (real_steps):
   // only the real positions, one after the other, then zeros.
   void pack_dy_row(const Block &blk, int64_t kcp, int64_t r, float *row) const {
     std::fill(row, row + kcp, 0.0f);
