@@ -5,6 +5,10 @@
 // hand-out of items are in play. The registry also runs this suite under ACLNN_CPU_MAX_ISA=avx2 and =scalar.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "conformance_harness.hpp"
 #include "core/config.hpp"
 
@@ -183,6 +187,23 @@ TEST(ConformanceFastPaths, NonContiguousViewsOnTheFastPaths) {
       if (s != kGradBias) c.layout[s] = Layout{channels_last, s % 2 == 0 ? 2 : 1, s == kGradWeight ? 3 : 0};
     }
     EXPECT_TRUE(check_case(c)) << g;
+  }
+}
+
+// gradInput whose planes are dense but lie further apart than a plane (channels outermost, then the samples): the
+// GEMM paths that add into gradInput's planes where they lie must step by its channel stride.
+TEST(ConformanceFastPaths, GradInputPlanesApartFromEachOther) {
+  for (const char *g : {"mb2_g1_ic16oc24_ih9iw9_kh3kw3_sh2sw2_ph1pw1", "mb2_g2_ic32oc32_ih10iw10_kh3kw3_ph1pw1",
+                        "mb3_g1_ic20oc12_id3ih5iw6_kd3kh3kw3_pd1ph1pw1", "mb2_g1_ic24oc40_iw30_kw3_sw2_pw1"}) {
+    for (const char *mode : {"_dtf32_cmt0", "_dtf32_cmt1"}) {
+      ConvCase c = parse_case(std::string(g) + mode, Data::kRandom, 16);
+      const int rank = c.desc.spatial_rank + 2;
+      std::vector<int> channels_first(rank);
+      for (int i = 0; i < rank; ++i) channels_first[i] = i;
+      std::swap(channels_first[0], channels_first[1]);
+      c.layout[kGradInput] = Layout{channels_first, 1, 5};
+      EXPECT_TRUE(check_case(c)) << g << mode;
+    }
   }
 }
 

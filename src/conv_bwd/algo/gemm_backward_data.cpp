@@ -29,6 +29,12 @@ bool b_rows_in_place_pay(const Canonical &c) {
   return plane_bytes < kPage || rows < kMaxInPlaceBPages;
 }
 
+// FP32 gradInput planes that need no rounding, each dense: col2im adds into them where they lie (zeroed first), so
+// no x-plane accumulator is stored into them at the end (3 % of ResNet's 3×3 stride-2 gradInput).
+bool adds_in_place(const Rounding &rounding, const View5 &grad_input) {
+  return grad_input.dtype == ACL_FLOAT && rounding.grad_input_is_identity() && grad_input.contiguous_planes();
+}
+
 bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &grad_input) {
   if (c.kernel_numel() != 1 || grad_input.dtype != ACL_FLOAT || !rounding.grad_input_is_identity()) return false;
   for (int d = 0; d < kSpatial; ++d) {
@@ -126,6 +132,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
   const bool shared_planes = parts > 1 && !c_in_place;
+  const bool planes_in_place = !c_in_place && !shared_planes && adds_in_place(rounding, grad_input);
+  const int64_t plane_pitch = planes_in_place ? grad_input.strides[1] : x_plane;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     float *b_pack = a_pack + mp_max * b.kc;
@@ -143,13 +151,16 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
       float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
-                                    : tmp + kPackStepBlock * std::max(mp_max, nt_max);
+                      : planes_in_place ? static_cast<float *>(grad_input.data) +
+                                              grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
+                                        : tmp + kPackStepBlock * std::max(mp_max, nt_max);
       if (shared_planes) {
         const PositionRange reach = reached_x_range(c, positions);
         for (int64_t ch = 0; ch < cb; ++ch)
           std::fill(planes + ch * x_plane + reach.begin, planes + ch * x_plane + reach.end, 0.0f);
       } else if (!c_in_place) {
-        std::fill(planes, planes + cb * x_plane, 0.0f);
+        for (int64_t ch = 0; ch < cb; ++ch)
+          std::fill(planes + ch * plane_pitch, planes + ch * plane_pitch + x_plane, 0.0f);
       }
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
@@ -192,10 +203,11 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
         }
         if (c_in_place) continue;
         for (int64_t kappa = t0; kappa < t1; ++kappa) {
-          col2im_rows(c, *k.dw, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes, x_plane);
+          col2im_rows(c, *k.dw, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes,
+                      plane_pitch);
         }
       }
-      if (c_in_place || shared_planes) continue;
+      if (c_in_place || shared_planes || planes_in_place) continue;
       for (int64_t ch = 0; ch < cb; ++ch) {
         store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
                   ResultKind::kGradInput, rounding);
