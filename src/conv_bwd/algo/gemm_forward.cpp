@@ -176,11 +176,15 @@ class ForwardGemm {
     float *cbuf = b_pack + b_.tile * kGemmKc;
     float *tmp = cbuf + m_ * b_.tile;
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
+    const Im2colStart start = im2col_start(f_, t.p0);
     for (int64_t k0 = 0; k0 < k_total_; k0 += kGemmKc) {
       const int64_t kc = std::min(kGemmKc, k_total_ - k0);
-      pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
-        const int64_t j = k0 + k;
-        im2col_run(f_, x_, t.n, t.g * f_.cx_per_group + j / kk_, j % kk_, t.p0, t.nt, out);
+      // Column k0 + k is (channel, tap), walked in order (pack_panels_by_steps fetches the steps in order).
+      int64_t channel = t.g * f_.cx_per_group + k0 / kk_;
+      Im2colTap tap(f_, k0 % kk_);
+      pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t, float *out) -> const float * {
+        im2col_run(f_, x_, t.n, channel, tap, start, t.nt, out);
+        if (tap.next(f_)) ++channel;
         return out;
       });
       run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, cbuf, b_.tile, k0 > 0);

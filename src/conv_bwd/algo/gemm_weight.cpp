@@ -56,7 +56,8 @@ class WeightGemm {
 
   void read_col(const Block &blk, int64_t j, float *out) const {
     const int64_t col = blk.j0 + j;
-    im2col_run(c_, x_, blk.n, blk.g * c_.cx_per_group + col / kk_, col % kk_, blk.o0, blk.kc, out);
+    im2col_run(c_, x_, blk.n, blk.g * c_.cx_per_group + col / kk_, Im2colTap(c_, col % kk_), im2col_start(c_, blk.o0),
+               blk.kc, out);
   }
 
   bool run_nt(const Block &blk, float *scratch, float *acc, int64_t ldc) const {

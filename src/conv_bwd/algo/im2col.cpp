@@ -17,13 +17,12 @@ struct Segment {
   int64_t shift;   // iw = ow·sw + shift
 };
 
-// Walks the positions [o0, o0 + count) row segment by row segment.
+// Walks `count` positions from `start` row segment by row segment.
 template <typename Visit>
-void for_each_segment(const Canonical &c, int64_t kappa, int64_t o0, int64_t count, Visit visit) {
-  const int64_t kw = kappa % c.kernel[2], kh = (kappa / c.kernel[2]) % c.kernel[1],
-                kd = kappa / (c.kernel[2] * c.kernel[1]);
+void for_each_segment(const Canonical &c, const Im2colTap &tap, const Im2colStart &start, int64_t count, Visit visit) {
+  const int64_t kw = tap.kw, kh = tap.kh, kd = tap.kd;
   const int64_t wy = c.y_size[2], hy = c.y_size[1];
-  int64_t ow = o0 % wy, oh = (o0 / wy) % hy, od = o0 / (wy * hy);
+  int64_t ow = start.ow, oh = start.oh, od = start.od;
   const int64_t sw = c.stride[2];
   const int64_t shift = kw * c.dilation[2] - c.pad_begin[2];
   const int64_t ow_lo = std::max<int64_t>(0, ceil_div(-shift, sw));
@@ -84,13 +83,18 @@ void add_to_every_second(const float *from, int64_t n, float *row) {
 
 }  // namespace
 
-bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
-                int64_t count, float *out) {
+Im2colStart im2col_start(const Canonical &c, int64_t o0) {
+  const int64_t wy = c.y_size[2], hy = c.y_size[1];
+  return Im2colStart{o0 / (wy * hy), (o0 / wy) % hy, o0 % wy};
+}
+
+bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, const Im2colTap &tap,
+                const Im2colStart &start, int64_t count, float *out) {
   const View5 &v = x.view();
   const int64_t sw = c.stride[2];
   const bool fp32 = v.dtype == ACL_FLOAT;
   // Runs are often short (one output row): copy or decode each, then round and scan the whole buffer once.
-  for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
+  for_each_segment(c, tap, start, count, [&](const Segment &s, int64_t ow, int64_t at) {
     float *dst = out + at;
     if (!s.inside || s.lo > s.hi) {
       std::fill(dst, dst + s.len, 0.0f);
@@ -128,7 +132,7 @@ bool im2col_reads_padding(const Canonical &c) {
 void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
                  const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
   const int64_t sw = c.stride[2];
-  for_each_segment(c, kappa, o0, count, [&](const Segment &s, int64_t ow, int64_t at) {
+  for_each_segment(c, Im2colTap(c, kappa), im2col_start(c, o0), count, [&](const Segment &s, int64_t ow, int64_t at) {
     if (!s.inside || s.lo > s.hi) return;
     const int64_t row_at = (s.id * c.x_size[1] + s.ih) * c.x_size[2] + s.shift;
     if (sw == 1) {

@@ -17,9 +17,34 @@ namespace conv_bwd {
 // does a GEMM over it multiply zeros that the defining sums do not have (0·Inf: see gemm_algorithms.hpp).
 bool im2col_reads_padding(const Canonical &c);
 
-// Reads the run into out[0 .. count) through `x` (rounded). Returns true when every value read is finite.
-bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, int64_t kappa, int64_t o0,
-                int64_t count, float *out);
+// Position o0 as (od, oh, ow): computed once for every run that starts there.
+struct Im2colStart {
+  int64_t od, oh, ow;
+};
+Im2colStart im2col_start(const Canonical &c, int64_t o0);
+
+// Kernel tap κ as (kd, kh, kw); next() steps to κ + 1 (wrapping to tap 0) without dividing, for callers that walk
+// (channel, tap) columns in order.
+struct Im2colTap {
+  int64_t kd = 0, kh = 0, kw = 0;
+  Im2colTap(const Canonical &c, int64_t kappa)
+      : kd(kappa / (c.kernel[2] * c.kernel[1])), kh((kappa / c.kernel[2]) % c.kernel[1]), kw(kappa % c.kernel[2]) {}
+  // Returns true when it wrapped (the next channel's first tap).
+  bool next(const Canonical &c) {
+    if (++kw < c.kernel[2]) return false;
+    kw = 0;
+    if (++kh < c.kernel[1]) return false;
+    kh = 0;
+    if (++kd < c.kernel[0]) return false;
+    kd = 0;
+    return true;
+  }
+};
+
+// Reads the run of tap `tap` from position `start` (count positions) into out[0 .. count) through `x` (rounded).
+// Returns true when every value read is finite.
+bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t channel, const Im2colTap &tap,
+                const Im2colStart &start, int64_t count, float *out);
 
 // The transpose for `channels` x channels at once: for each channel ch, adds src[ch·src_stride + i] to
 // plane[ch·plane_stride + position read by o0 + i] for every i whose position lies inside x, i ascending; a
