@@ -77,13 +77,65 @@ bool pack_flipped_tap_major(const Canonical &c, const Canonical &f, const GemmUk
   return finite.load();
 }
 
+constexpr int kMaxNnMr = 8;  // the most rows an NN kernel's tile has (gemm_f32_8x32__avx512f)
+
+// Steps [k0, k0 + kc) of MR rows into one panel: panel[k·MR + r] = rows[r][k0 + k].
+template <int MR>
+void rows_to_panel(const float *const *rows, int64_t k0, int64_t kc, float *panel) {
+  for (int64_t k = 0; k < kc; ++k) {
+    for (int r = 0; r < MR; ++r) panel[k * MR + r] = rows[r][k0 + k];
+  }
+}
+
+// The transposed call's A: MR weight rows w[g·M + a0 + r] (K floats each, read where they lie when they need no
+// rounding and are dense, else copied rounded into tmp; rows past M read a row of zeros) into the K blocks' panels.
+// Packing through a zeroed MR × K buffer took 8 % of DCGAN k4s2's gradInput.
+bool pack_weight_rows(const Canonical &c, const OperandReader &w, const OperandReader &w_plain, const GemmUkernel &uk,
+                      int64_t g, int64_t a0, float *tmp, float *group) {
+  const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel(), mp = round_up(m, uk.mr);
+  const int64_t rows = std::min<int64_t>(uk.mr, m - a0);
+  const float *src[kMaxNnMr];
+  bool fin = true;
+  for (int64_t r = 0; r < rows; ++r) {
+    src[r] = plain_row_run(w_plain, g * m + a0 + r, 0);
+    if (src[r] != nullptr) {
+      fin &= all_finite(src[r], k_total);
+    } else {
+      fin &= read_row_run(w, g * m + a0 + r, 0, k_total, tmp + r * k_total);
+      src[r] = tmp + r * k_total;
+    }
+  }
+  if (rows < uk.mr) {
+    float *zeros = tmp + uk.mr * k_total;
+    std::fill(zeros, zeros + k_total, 0.0f);
+    for (int64_t r = rows; r < uk.mr; ++r) src[r] = zeros;
+  }
+  for (int64_t k0 = 0; k0 < k_total; k0 += kGemmKc) {
+    const int64_t kc = std::min(kGemmKc, k_total - k0);
+    float *panel = group + k0 * mp + a0 * kc;
+    switch (uk.mr) {
+      case 6:
+        rows_to_panel<6>(src, k0, kc, panel);
+        break;
+      case 8:
+        rows_to_panel<8>(src, k0, kc, panel);
+        break;
+      default:
+        for (int64_t k = 0; k < kc; ++k) {
+          for (int64_t r = 0; r < uk.mr; ++r) panel[k * uk.mr + r] = src[r][k0 + k];
+        }
+    }
+  }
+  return fin;
+}
+
 // The GEMM's A for every group, rounded and packed once in the microkernel's panel layout (packing.hpp):
 // group g, K block k0 starts at g·Mp·K + k0·Mp (Mp = M rounded up to MR); in the shifted layout K runs tap by tap,
 // tap t's Cx_g steps at g·Mp·K + t·Mp·Cx_g. False if a weight is not finite.
 bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bool shifted, const GemmUkernel &uk,
                         const Rounding &rounding, const GemmScratch &s) {
   if (flipped && shifted) return pack_flipped_tap_major(c, f, uk, rounding, s);
-  const OperandReader w(c.w, rounding, true);
+  const OperandReader w(c.w, rounding, true), w_plain(c.w, rounding);
   const int64_t kk = c.kernel_numel(), m = f.cy_per_group, k_total = f.cx_per_group * kk, mp = round_up(m, uk.mr);
   const int64_t panels = mp / uk.mr;
   std::atomic<bool> finite{true};
@@ -98,6 +150,10 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bo
                          const int64_t g = item / panels, a0 = (item % panels) * uk.mr;
                          const int64_t rows = std::min<int64_t>(uk.mr, m - a0);
                          float *group = s.shared + g * mp * k_total;
+                         if (!flipped && !shifted) {
+                           fin &= pack_weight_rows(c, w, w_plain, uk, g, a0, tmp, group);
+                           continue;
+                         }
                          std::fill(tmp, tmp + uk.mr * k_total, 0.0f);
                          if (!flipped) {
                            for (int64_t r = 0; r < rows; ++r) {
