@@ -65,7 +65,7 @@ class ShiftedWeightGemm {
         cpi_(b.channels_per_item),
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
-        dy_rows_in_place_(ra_ != nullptr && dy_.plain() && c.y.contiguous_planes()),
+        dy_rows_in_place_(ra_ != nullptr && c.y.dtype == ACL_FLOAT && c.y.contiguous_planes()),
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
         k_parts_(b.k_parts),
         row_floats_(geo_.pair_row_floats(c)),
@@ -230,7 +230,8 @@ class ShiftedWeightGemm {
     const int64_t nr = ra_->nr;
     if (dy_rows_in_place_) {
       // The block's real positions are consecutive y positions, so its dense rows are runs of dy's planes:
-      // transposed from where they lie (ResNeXt's 14² layer copied 16 rows of 14-float runs per group first: 4 %).
+      // transposed from where they lie (ResNeXt's 14² layer copied 16 rows of 14-float runs per group first: 4 %),
+      // then rounded in the panels (HF32: rounding commutes with moving values).
       int64_t first = -1, count = 0;
       for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,
                         [&](int64_t od, int64_t oh, int64_t ow, int64_t n, int64_t) {
@@ -241,6 +242,7 @@ class ShiftedWeightGemm {
       for (int64_t p = 0; p < m_; p += nr) {
         const float *src = dy_.plain_data() + v.index(blk.n, blk.g * m_ + p, 0, 0, 0) + first;
         ra_->transpose(src, v.strides[1], nr, count, dy_t + p * kcp, nr);
+        if (!dy_.plain()) dy_.finish(dy_t + p * kcp, count * nr);
       }
       return;
     }
@@ -319,7 +321,7 @@ class ShiftedWeightGemm {
   const int64_t kk_, m_, lda_, phase_len_, window_, cpi_;
   const bool in_place_;          // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;       // dy rows read where they lie (whole K blocks)
-  const bool dy_rows_in_place_;  // RA: the dy panels transposed from dy's planes (pack_dy_transposed)
+  const bool dy_rows_in_place_;  // RA: the dy panels transposed from FP32 dy's planes (pack_dy_transposed)
   const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;    // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
