@@ -66,6 +66,7 @@ class ShiftedWeightGemm {
         in_place_(rows_in_place(c, x_, dy_)),
         dy_in_place_(in_place_ || dy_rows_in_place(c, geo_, dy_)),
         dy_rows_in_place_(ra_ != nullptr && c.y.dtype == ACL_FLOAT && c.y.contiguous_planes()),
+        q_is_flat_(geo_.q_space_dense(c) && c.y.contiguous_planes()),
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
         k_parts_(b.k_parts),
         row_floats_(geo_.pair_row_floats(c)),
@@ -286,6 +287,11 @@ class ShiftedWeightGemm {
     if (r >= m_) return;
     const View5 &v = dy_.view();
     const int64_t channel = blk.g * m_ + r;
+    if (q_is_flat_) {  // one run: q is the flat y position (the HF32 1×1 layers copied rows of 56 one by one)
+      dy_.decode(v.index(blk.n, channel, 0, 0, 0) + blk.q0, 1, blk.kc, row);
+      dy_.finish(row, kcp);
+      return;
+    }
     const bool dense = ra_ != nullptr;
     int64_t k = 0;
     for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,
@@ -322,6 +328,7 @@ class ShiftedWeightGemm {
   const bool in_place_;          // dy and x rows read where they lie (whole K blocks)
   const bool dy_in_place_;       // dy rows read where they lie (whole K blocks)
   const bool dy_rows_in_place_;  // RA: the dy panels transposed from FP32 dy's planes (pack_dy_transposed)
+  const bool q_is_flat_;         // q-space without junk and dense dy planes: a block's dy row is one run
   const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;    // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
