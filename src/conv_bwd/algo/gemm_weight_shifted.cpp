@@ -239,6 +239,7 @@ class ShiftedWeightGemm {
                           if (first < 0) first = (od * c_.y_size[1] + oh) * c_.y_size[2] + ow;
                           count += n;
                         });
+      if (count == 0) return;  // a block of junk only (large pads or dilation across planes): no K steps
       const View5 &v = dy_.view();
       for (int64_t p = 0; p < m_; p += nr) {
         const float *src = dy_.plain_data() + v.index(blk.n, blk.g * m_ + p, 0, 0, 0) + first;
