@@ -148,12 +148,12 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
       const int64_t mi = t_parts > 1 ? t1 - t0 : cb * kk, col0 = c0 * kk + t0;
       const PositionRange positions = position_part(pp, p_parts, y_plane, nt_max);
       const int64_t p_begin = positions.begin, p_end = positions.end;
-      float *dx = c_in_place
+      // The item's first gradInput plane (FP32 only): the kernel's C (1×1 in place) or col2im's planes (in place).
+      float *dx = c_in_place || planes_in_place
                       ? static_cast<float *>(grad_input.data) + grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
                       : nullptr;
       float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
-                      : planes_in_place ? static_cast<float *>(grad_input.data) +
-                                              grad_input.index(n, g * c.cx_per_group + c0, 0, 0, 0)
+                      : planes_in_place ? dx
                                         : tmp + kPackStepBlock * std::max(mp_max, nt_max);
       if (shared_planes) {
         const PositionRange reach = reached_x_range(c, positions);
