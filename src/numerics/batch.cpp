@@ -32,6 +32,15 @@ __attribute__((always_inline)) inline void map_bits(float *v, int64_t n, Fast fa
   for (int64_t i = 0; i < n; ++i) u[i] = fast(u[i]);
 }
 
+// dst[i] = fast(src[i]), the arrays apart: one pass, read and written once.
+template <typename Fast>
+__attribute__((always_inline)) inline void map_bits_copy(const float *__restrict src, int64_t n, float *__restrict dst,
+                                                         Fast fast) {
+  const uint32_t *__restrict s = reinterpret_cast<const uint32_t *>(src);
+  uint32_t *__restrict d = reinterpret_cast<uint32_t *>(dst);
+  for (int64_t i = 0; i < n; ++i) d[i] = fast(s[i]);
+}
+
 // All ones when u is a NaN pattern, else zero.
 __attribute__((always_inline)) inline uint32_t nan_mask(uint32_t u) {
   return 0u - static_cast<uint32_t>((u & kFp32AbsMask) > kFp32Inf);
@@ -67,25 +76,53 @@ void round_to_bf16_n(float *v, int64_t n) {
   });
 }
 
+namespace {
+
+// HF32 with `drop` mantissa bits dropped (0 < drop ≤ 23), ties away from zero or to even, as bits → bits. NaN and Inf
+// stay as they are (round_to_hf32); Inf is a fixed point of both formulas anyway.
+struct Hf32Bits {
+  int drop;
+  uint32_t half, keep;
+  explicit Hf32Bits(int mantissa_bits)
+      : drop(23 - (mantissa_bits < 0 ? 0 : mantissa_bits)), half(1u << (drop - 1)), keep(~((1u << drop) - 1u)) {}
+
+  __attribute__((always_inline)) uint32_t away(uint32_t u) const {
+    const uint32_t value = (u & kFp32SignMask) | (((u & kFp32AbsMask) + half) & keep);
+    const uint32_t m = nan_mask(u);
+    return (u & m) | (value & ~m);
+  }
+  __attribute__((always_inline)) uint32_t even(uint32_t u) const {
+    const uint32_t a = u & kFp32AbsMask;
+    const uint32_t value = (u & kFp32SignMask) | ((a + half - 1u + ((a >> drop) & 1u)) & keep);
+    const uint32_t m = nan_mask(u);
+    return (u & m) | (value & ~m);
+  }
+};
+
+}  // namespace
+
 ACLNN_CPU_MULTIVERSION
 void round_to_hf32_n(float *v, int64_t n, int mantissa_bits, Hf32Rounding rounding) {
   if (mantissa_bits >= 23) return;
-  const int drop = 23 - (mantissa_bits < 0 ? 0 : mantissa_bits);
-  const uint32_t half = 1u << (drop - 1), keep = ~((1u << drop) - 1u);
-  // NaN and Inf stay as they are (round_to_hf32); Inf is a fixed point of both formulas anyway.
+  const Hf32Bits h(mantissa_bits);
   if (rounding == Hf32Rounding::kTiesAway) {
-    map_bits(v, n, [=](uint32_t u) {
-      const uint32_t value = (u & kFp32SignMask) | (((u & kFp32AbsMask) + half) & keep);
-      const uint32_t m = nan_mask(u);
-      return (u & m) | (value & ~m);
-    });
+    map_bits(v, n, [=](uint32_t u) { return h.away(u); });
   } else {
-    map_bits(v, n, [=](uint32_t u) {
-      const uint32_t a = u & kFp32AbsMask;
-      const uint32_t value = (u & kFp32SignMask) | ((a + half - 1u + ((a >> drop) & 1u)) & keep);
-      const uint32_t m = nan_mask(u);
-      return (u & m) | (value & ~m);
-    });
+    map_bits(v, n, [=](uint32_t u) { return h.even(u); });
+  }
+}
+
+ACLNN_CPU_MULTIVERSION
+void round_to_hf32_copy(const float *src, int64_t n, float *dst, int mantissa_bits, Hf32Rounding rounding) {
+  if (mantissa_bits >= 23) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(float));
+    return;
+  }
+  const Hf32Bits h(mantissa_bits);
+  if (rounding == Hf32Rounding::kTiesAway) {
+    map_bits_copy(src, n, dst, [=](uint32_t u) { return h.away(u); });
+  } else {
+    map_bits_copy(src, n, dst, [=](uint32_t u) { return h.even(u); });
   }
 }
 

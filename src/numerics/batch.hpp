@@ -14,6 +14,10 @@ void round_to_fp16_n(float *v, int64_t n);
 void round_to_bf16_n(float *v, int64_t n);
 void round_to_hf32_n(float *v, int64_t n, int mantissa_bits, Hf32Rounding rounding);
 
+// dst[i] = round_to_hf32(src[i]) in one pass (the arrays do not overlap): copying FP32 rows and then rounding them in
+// place cost HF32 a second pass over every operand it packs.
+void round_to_hf32_copy(const float *src, int64_t n, float *dst, int mantissa_bits, Hf32Rounding rounding);
+
 // dst[i · stride] = fp32_to_fp16(v[i]) / fp32_to_bf16(v[i]).
 void fp32_to_fp16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride);
 void fp32_to_bf16_n(const float *v, int64_t n, uint16_t *dst, int64_t stride);

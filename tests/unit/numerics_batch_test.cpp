@@ -75,6 +75,31 @@ TEST(NumericsBatch, RoundingsMatchTheScalarConversions) {
   }
 }
 
+TEST(NumericsBatch, RoundingAsCopiedMatchesTheScalarConversion) {
+  const std::vector<float> in = probe_values();
+  for (int bits : {10, 11, 23}) {  // 23: nothing dropped, a plain copy
+    for (Hf32Rounding r : {Hf32Rounding::kTiesAway, Hf32Rounding::kNearestEven}) {
+      auto scalar = [&](float x) { return bits >= 23 ? x : numerics::round_to_hf32(x, bits, r); };
+      expect_same(
+          in,
+          [&](float *v, int64_t n) {
+            const std::vector<float> src(v, v + n);
+            numerics::round_to_hf32_copy(src.data(), n, v, bits, r);
+          },
+          scalar, "hf32 copy");
+      // Every length of a vector's tail, from an unaligned start; the element past the end is left alone.
+      for (int64_t n = 0; n <= 19; ++n) {
+        std::vector<float> out(n + 1, -7.0f);
+        numerics::round_to_hf32_copy(in.data() + 8193 + n, n, out.data(), bits, r);
+        for (int64_t i = 0; i < n; ++i) {
+          EXPECT_EQ(bits_of(out[i]), bits_of(scalar(in[8193 + n + i]))) << "length " << n << ", element " << i;
+        }
+        EXPECT_EQ(out[n], -7.0f) << "length " << n;
+      }
+    }
+  }
+}
+
 TEST(NumericsBatch, EncodingsMatchTheScalarConversions) {
   const std::vector<float> in = probe_values();
   for (int64_t stride : {1, 2}) {  // the contiguous loops and the strided ones are separate code

@@ -284,15 +284,15 @@ class ShiftedWeightGemm {
   // dy row r of the group over q-space [q0, q0 + kcp); rows past m and junk positions are zeros. RA (real_steps):
   // only the real positions, one after the other, then zeros.
   void pack_dy_row(const Block &blk, int64_t kcp, int64_t r, float *row) const {
-    std::fill(row, row + kcp, 0.0f);
-    if (r >= m_) return;
     const View5 &v = dy_.view();
     const int64_t channel = blk.g * m_ + r;
-    if (q_is_flat_) {  // one run: q is the flat y position (the HF32 1×1 layers copied rows of 56 one by one)
-      dy_.decode(v.index(blk.n, channel, 0, 0, 0) + blk.q0, 1, blk.kc, row);
-      dy_.finish(row, kcp);
+    if (q_is_flat_ && r < m_) {  // one run: q is the flat y position (the HF32 1×1 layers copied rows of 56 one by one)
+      dy_.read(v.index(blk.n, channel, 0, 0, 0) + blk.q0, 1, blk.kc, row);
+      std::fill(row + blk.kc, row + kcp, 0.0f);
       return;
     }
+    std::fill(row, row + kcp, 0.0f);
+    if (r >= m_) return;
     const bool dense = ra_ != nullptr;
     int64_t k = 0;
     for_each_real_run(geo_, c_.y_size[1], c_.y_size[2], blk.q0, blk.kc,

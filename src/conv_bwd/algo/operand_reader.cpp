@@ -39,6 +39,8 @@ void decode(const View5 &v, int64_t index, int64_t stride, int64_t count, float 
   }
 }
 
+constexpr int64_t kRoundAsCopiedRun = 512;
+
 }  // namespace
 
 bool all_finite(const float *v, int64_t count) {
@@ -57,6 +59,13 @@ void decode_run(const View5 &view, int64_t index, int64_t stride, int64_t count,
 
 bool OperandReader::read(int64_t index, int64_t stride, int64_t count, float *out) const {
   if (count <= 0) return true;
+  // A long FP32 run to round is rounded as it is copied, one pass instead of two (HF32 1×1 56² gradWeight, rows of
+  // 784: 1.24 -> 1.18 ms). Short runs keep memcpy, then the rounding in cache: rounding as copied was slower when
+  // rows of 128 come from many planes at once (that layer's gradInput 1.20 -> 1.28 ms).
+  if (view_.dtype == ACL_FLOAT && stride == 1 && !exact_ && count >= kRoundAsCopiedRun) {
+    rounding_.operands_copy(static_cast<const float *>(view_.data) + index, count, out);
+    return !check_finite_ || all_finite(out, count);
+  }
   decode_run(view_, index, stride, count, out);
   return finish(out, count);
 }

@@ -1,5 +1,7 @@
 #include "conv_bwd/algo/rounding.hpp"
 
+#include <cstring>
+
 #include "conv_bwd/tensor_io.hpp"
 #include "numerics/batch.hpp"
 #include "numerics/formats.hpp"
@@ -57,6 +59,15 @@ void Rounding::operands(float *v, int64_t count) const {
     case ComputeType::kHif8:
       return;
   }
+}
+
+void Rounding::operands_copy(const float *src, int64_t count, float *dst) const {
+  if (compute_ == ComputeType::kHf32) {
+    numerics::round_to_hf32_copy(src, count, dst, hf32_mantissa_bits_, hf32_rounding_);
+    return;
+  }
+  std::memcpy(dst, src, static_cast<size_t>(count) * sizeof(float));
+  operands(dst, count);
 }
 
 void Rounding::grad_inputs(float *v, int64_t count) const {

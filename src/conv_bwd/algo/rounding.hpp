@@ -23,6 +23,9 @@ class Rounding {
   // operand() applied in place to v[0 .. count).
   void operands(float *v, int64_t count) const;
 
+  // dst[i] = operand(src[i]), i < count (the arrays apart); HF32 in one pass.
+  void operands_copy(const float *src, int64_t count, float *dst) const;
+
   // Whether operand() rounds to HF32 (the compute type), and if so with how many mantissa bits and which ties.
   bool hf32(int *mantissa_bits, Hf32Rounding *ties) const {
     if (compute_ != ComputeType::kHf32) return false;
