@@ -111,9 +111,9 @@ bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Can
     case Algorithm::kGemmBackwardData:
       return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmFlippedForward:
-      return gemm_forward(c, true, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, true, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmForward:
-      return gemm_forward(c, false, *plan.kernels.nn, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, false, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
     case Algorithm::kGemmWeightShifted:
       return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
     case Algorithm::kGemmWeight:

@@ -295,6 +295,7 @@ std::string describe_plan(const Plan &plan) {
                                : o.blocking.nt ? plan.kernels.nt->name
                                                : plan.kernels.nn->name);
       if (o.blocking.shifted) s += "+shifted";
+      if (o.blocking.phase_window > 0) s += "+phases";
     }
     return s;
   };

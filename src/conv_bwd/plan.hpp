@@ -89,8 +89,8 @@ bool tensors_misaligned(const Problem &problem);
 Plan make_plan(const Problem &problem, const PlanContext &context);
 
 // "gradInput=gemm_backward_data:gemm_f32_8x32__avx512f gradWeight=gemm_weight_shifted:gemm_nt_f32_4x4__avx512f
-// slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel; a fused depthwise
-// pass adds "fused=depthwise_both").
+// slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel, one packing B from
+// stride-phase windows "+phases"; a fused depthwise pass adds "fused=depthwise_both").
 std::string describe_plan(const Plan &plan);
 
 }  // namespace conv_bwd

@@ -32,6 +32,9 @@ const char *const kEdges[] = {
     "mb1_g1_ic3oc4_ih1iw1_kh1kw1",                  // 1x1 plane
     "mb3_g1_ic1oc1_iw3_kw3_pw0",                    // 1 output position per sample
     "mb1_g1_ic5oc3_ih7iw7_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dh2dw2",  // transposed with dilation
+    // transposed at stride 2 (gradInput from phase windows): 96 × 9 steps, so the K block from step 512 starts on a
+    // channel's last tap and spans 30 channels, the most a block can; rows of 7 (panels across rows)
+    "mb1_g1_ic5oc96_ih5iw7_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw0",
     // RA gradWeight with K blocks of junk only (rows of 302 between depth planes 18 rows apart): no K steps
     "mb1_g1_ic16oc16_id5ih3iw300_kd3kh3kw3_pd0ph9pw1_dh9",
 };

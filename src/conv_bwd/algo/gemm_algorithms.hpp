@@ -56,6 +56,11 @@ constexpr int64_t kMaxSharedDyBytes = int64_t{64}
                                       << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
+// gemm_forward's phase windows: the most x channels one K block of kGemmKc (channel, tap) steps touches (a block
+// can start on a channel's last tap and end on another's first).
+inline int64_t phase_window_channels(int64_t channels, int64_t taps) {
+  return std::min(channels, (kGemmKc - 1) / taps + 2);
+}
 constexpr int64_t kFlippedRowsPerItem = 8;  // gemm_forward (flipped, shifted): weight rows read per packing item
 // gemm_backward_data on fewer x planes than this (a stem's 3 input channels, wav2vec's 1): the y positions (or a
 // channel's taps) are also cut into up to kDataParts parts, each adding into its own x planes, added in order at the
@@ -85,6 +90,8 @@ struct GemmBlocking {
   bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
   bool ra = false;                // gemm_weight_shifted: the transposed product on the RA kernel instead of NT
   bool shifted = false;           // gemm_forward: the shifted layout (stride 1, several taps) instead of im2col
+  int64_t phase_window = 0;       // gemm_forward at a stride, several taps: floats of one stride phase's window of
+                                  // an x channel over a tile (B packed from them, not by im2col); 0 otherwise
   int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's); gemm_backward_data: the K
                                   // steps its packed weight holds (all of K, or one block of kGemmKc)
   int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
@@ -147,7 +154,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
 bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
 // flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).
-bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                   const Rounding &rounding, const View5 &grad_input);
 
 // The forward problem whose output is a stride-1 convolution's gradInput (gemm_forward with flipped = true).

@@ -207,20 +207,39 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   GemmBlocking b;
   const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
   // The shifted layout at stride 1 with several taps. (With stride phases it measured slower on DCGAN's k4s2 and
-  // k3s2 layers: gathering every phase's windows at stride 2, once per row chunk, cost more than the B packing saved.)
+  // k3s2 layers: gathering every phase's windows at stride 2, once per row chunk, cost more than the B packing saved.
+  // Those layers pack B from phase windows instead, once per tile and K block: phased, below.)
   b.shifted = unit_stride(c) && c.kernel_numel() > 1;
   const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
   // The shifted layout runs every tap over an item's weight rows: as many rows as stay in L2 (all of them outside it).
   b.rows_per_item = b.shifted ? std::min(m, std::max<int64_t>(1, kForwardRowsFloats / k_total / uk.mr) * uk.mr) : m;
   const int64_t row_chunks = ceil_div_pos(m, b.rows_per_item);
-  // Slot: B panels, C tile and tmp, or in the shifted layout the C tile, one window per x channel (read in place as
-  // B) and the K taps' offsets (int64); it also holds MR weight rows (and as many tap rows), or
-  // kFlippedRowsPerItem weight rows of the flipped form, while the weight is packed.
+  // At a stride with several taps, B is packed from stride-phase windows of the K block's x channels over the tile
+  // (gemm_forward.cpp): one window per phase and channel, as long as the tile's widest q range plus the largest shift.
+  const bool phased = !b.shifted && !unit_stride(c) && c.kernel_numel() > 1;
+  const int64_t block_channels = phase_window_channels(c.cx_per_group, c.kernel_numel());
+  auto window_of = [&](int64_t tile) {
+    auto q = [&](int64_t p) {
+      const int64_t ow = p % c.y_size[2], oh = p / c.y_size[2] % c.y_size[1], od = p / (c.y_size[2] * c.y_size[1]);
+      return (od * geo.hp + oh) * geo.wp + ow;
+    };
+    int64_t widest = 0;
+    for (int64_t p0 = 0; p0 < positions; p0 += tile)
+      widest = std::max(widest, q(std::min(p0 + tile, positions) - 1) - q(p0));
+    return widest + 1 + geo.max_shift;
+  };
+  // Slot: B panels, C tile and tmp (phased: the windows, an x row for pairs of phases across, and int64 tables of
+  // the tile's q offsets, the taps' offsets and the block steps' window pointers), or in the shifted layout the C
+  // tile, one window per x channel (read in place as B) and the K taps' offsets (int64); it also holds MR weight
+  // rows (and as many tap rows), or kFlippedRowsPerItem weight rows of the flipped form, while the weight is packed.
   auto slot_of = [&](int64_t panels) {
     const int64_t tile = panels * uk.nr;
+    const int64_t packing = phased ? block_channels * geo.phases * window_of(tile) + geo.pair_row_floats(c) +
+                                         int64_table_floats(tile + c.kernel_numel() + kGemmKc)
+                                   : std::max(kGemmKc, kPackStepBlock * tile);
     const int64_t work = b.shifted ? b.rows_per_item * tile + c.cx_per_group * (tile + geo.max_shift) +
                                          int64_table_floats(c.kernel_numel())
-                                   : tile * kGemmKc + m * tile + std::max(kGemmKc, kPackStepBlock * tile);
+                                   : tile * kGemmKc + m * tile + packing;
     return std::max({work, 2 * uk.mr * k_total, kFlippedRowsPerItem * m * c.kernel_numel()});
   };
   // Here the tile is free (each sum runs over K only): NR-panels per tile chosen for balance, at most 8. Half a
@@ -232,6 +251,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
                               threads, {1.0, 0.5});
   b.items = row_chunks * c.batch * c.groups * ceil_div_pos(positions, b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
+  b.phase_window = phased ? window_of(b.tile) : 0;
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
   b.flops = gemm_flops(c);
   return b;

@@ -9,6 +9,7 @@
 // plain copy from window + shift(κ), not an im2col run with bounds. Junk positions are computed, never stored.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/im2col.hpp"
@@ -204,10 +205,11 @@ struct ForwardTile {
 
 class ForwardGemm {
  public:
-  ForwardGemm(const Canonical &f, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+  ForwardGemm(const Canonical &f, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
               const Rounding &rounding, const View5 &out)
       : f_(f),
-        uk_(uk),
+        uk_(*k.nn),
+        rk_(*k.dw),
         b_(b),
         s_(s),
         rounding_(rounding),
@@ -217,7 +219,7 @@ class ForwardGemm {
         kk_(f.kernel_numel()),
         m_(f.cy_per_group),
         k_total_(f.cx_per_group * kk_),
-        mp_(round_up(m_, uk.mr)),
+        mp_(round_up(m_, uk_.mr)),
         window_(b.tile + geo_.max_shift) {}
 
   // Positions of one sample's output: its plane, or its q-space in the shifted layout.
@@ -233,21 +235,126 @@ class ForwardGemm {
     float *tmp = cbuf + m_ * b_.tile;
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
     const Im2colStart start = im2col_start(f_, t.p0);
+    PhaseWindows pw;
+    if (b_.phase_window > 0) pw = phase_windows(t, start, tmp);
     for (int64_t k0 = 0; k0 < k_total_; k0 += kGemmKc) {
       const int64_t kc = std::min(kGemmKc, k_total_ - k0);
-      // Column k0 + k is (channel, tap), walked in order (pack_panels_by_steps fetches the steps in order).
-      int64_t channel = t.g * f_.cx_per_group + k0 / kk_;
-      Im2colTap tap(f_, k0 % kk_);
-      pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t, float *out) -> const float * {
-        im2col_run(f_, x_, t.n, channel, tap, start, t.nt, out);
-        if (tap.next(f_)) ++channel;
-        return out;
-      });
+      if (b_.phase_window > 0) {
+        pack_from_windows(t, pw, k0, kc, b_pack);
+      } else {
+        // Column k0 + k is (channel, tap), walked in order (pack_panels_by_steps fetches the steps in order).
+        int64_t channel = t.g * f_.cx_per_group + k0 / kk_;
+        Im2colTap tap(f_, k0 % kk_);
+        pack_panels_by_steps(uk_.nr, t.nt, kc, tmp, b_pack, [&](int64_t, float *out) -> const float * {
+          im2col_run(f_, x_, t.n, channel, tap, start, t.nt, out);
+          if (tap.next(f_)) ++channel;
+          return out;
+        });
+      }
       run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, cbuf, b_.tile, k0 > 0);
     }
     store(t, cbuf);
   }
 
+ private:
+  // At a stride, B comes from stride-phase windows (shifted_geometry.hpp) of each K block's x channels over the
+  // tile's q range, rounded once: a step (channel, tap) reads its phase's window at the tap's shift, position i of
+  // the tile at q offset qpos[i], so a panel's 16 positions along one row are one 16-float copy. im2col_run walked
+  // every step's row segments with their bounds (10 % of DCGAN k3s2's gradInput, 7 % of k4s2's).
+  struct PhaseWindows {
+    float *windows = nullptr;      // per block channel, geo_.phases windows of b_.phase_window floats
+    float *row = nullptr;          // an x row, for the pairs of phases across at stride 2
+    int64_t *qpos = nullptr;       // the tile's positions in q-space, from its first
+    int64_t *tap_at = nullptr;     // per tap: its phase's window and its shift, from a channel's first window
+    const float **step = nullptr;  // per step of a block: where its values start
+    int64_t z0 = 0, len = 0;       // the windows' q range
+  };
+
+  PhaseWindows phase_windows(const ForwardTile &t, const Im2colStart &start, float *area) const {
+    PhaseWindows pw;
+    const int64_t per_channel = geo_.phases * b_.phase_window;
+    const int64_t channels = phase_window_channels(f_.cx_per_group, kk_);
+    pw.windows = area;
+    pw.row = area + channels * per_channel;
+    pw.qpos = int64_table(area, channels * per_channel + geo_.pair_row_floats(f_));
+    pw.tap_at = pw.qpos + t.nt;
+    pw.step = reinterpret_cast<const float **>(pw.tap_at + kk_);
+    int64_t od = start.od, oh = start.oh, ow = start.ow;
+    pw.z0 = (od * geo_.hp + oh) * geo_.wp + ow;
+    for (int64_t i = 0; i < t.nt; ++i) {
+      pw.qpos[i] = (od * geo_.hp + oh) * geo_.wp + ow - pw.z0;
+      if (++ow == f_.y_size[2]) {
+        ow = 0;
+        if (++oh == f_.y_size[1]) {
+          oh = 0;
+          ++od;
+        }
+      }
+    }
+    pw.len = pw.qpos[t.nt - 1] + 1 + geo_.max_shift;
+    for (int64_t tap = 0; tap < kk_; ++tap) {
+      pw.tap_at[tap] = geo_.phase(f_, tap) * b_.phase_window + geo_.shift(f_, tap);
+    }
+    return pw;
+  }
+
+  // The block's channels' windows, then B's panels: for each panel of NR positions, every step's NR values.
+  void pack_from_windows(const ForwardTile &t, const PhaseWindows &pw, int64_t k0, int64_t kc, float *b_pack) const {
+    const int64_t ch0 = k0 / kk_, ch_end = (k0 + kc - 1) / kk_ + 1, per_channel = geo_.phases * b_.phase_window;
+    for (int64_t ch = ch0; ch < ch_end; ++ch) {
+      pack_channel_windows(t, t.g * f_.cx_per_group + ch, pw, pw.windows + (ch - ch0) * per_channel);
+    }
+    int64_t ch = ch0, tap = k0 % kk_;
+    for (int64_t k = 0; k < kc; ++k) {
+      pw.step[k] = pw.windows + (ch - ch0) * per_channel + pw.tap_at[tap];
+      if (++tap == kk_) {
+        tap = 0;
+        ++ch;
+      }
+    }
+    switch (uk_.nr) {
+      case 16:
+        return steps_to_panels<16>(t.nt, kc, pw, b_pack);
+      case 32:
+        return steps_to_panels<32>(t.nt, kc, pw, b_pack);
+      default:
+        return steps_to_panels<0>(t.nt, kc, pw, b_pack);
+    }
+  }
+
+  // One x channel's windows of the phases some tap reads; at stride 2 across, both phases of a row from one read.
+  void pack_channel_windows(const ForwardTile &t, int64_t channel, const PhaseWindows &pw, float *win) const {
+    for (int64_t phase = 0; phase < geo_.phases; ++phase) {
+      if (!geo_.phase_used(f_, phase)) continue;
+      float *w = win + phase * b_.phase_window;
+      if (geo_.s[2] == 2 && phase % 2 == 0 && geo_.phase_used(f_, phase + 1)) {
+        pack_phase_window_pair(f_, geo_, x_, rk_, t.n, channel, phase, pw.z0, pw.len, w, w + b_.phase_window, pw.row);
+        ++phase;
+        continue;
+      }
+      pack_phase_window(f_, geo_, x_, t.n, channel, phase, pw.z0, pw.len, w);
+    }
+  }
+
+  // NR > 0: a panel whose positions lie along one row takes each step as one NR-float copy; others (and NR = 0, the
+  // kernel's width at run time) position by position, zeros past the tile.
+  template <int NR>
+  void steps_to_panels(int64_t nt, int64_t kc, const PhaseWindows &pw, float *b_pack) const {
+    const int64_t nr = NR > 0 ? NR : uk_.nr;
+    for (int64_t p = 0; p < nt; p += nr) {
+      float *d = b_pack + p * kc;
+      const int64_t lanes = std::min(nr, nt - p), q = pw.qpos[p];
+      if (NR > 0 && lanes == NR && pw.qpos[p + NR - 1] - q == NR - 1) {
+        for (int64_t k = 0; k < kc; ++k) std::memcpy(d + k * NR, pw.step[k] + q, NR * sizeof(float));
+        continue;
+      }
+      for (int64_t k = 0; k < kc; ++k) {
+        for (int64_t i = 0; i < nr; ++i) d[k * nr + i] = i < lanes ? pw.step[k][pw.qpos[p + i]] : 0.0f;
+      }
+    }
+  }
+
+ public:
  private:
   // The shifted layout: the tile's windows of x's padded boxes, rounded once; tap κ's B is then the windows read where
   // they lie from offset shift(κ) (x channel by x channel: a constant step of one window), so no B panel is packed.
@@ -296,6 +403,7 @@ class ForwardGemm {
 
   const Canonical &f_;
   const GemmUkernel &uk_;
+  const DwRowKernels &rk_;
   const GemmBlocking &b_;
   const GemmScratch &s_;
   const Rounding &rounding_;
@@ -307,10 +415,11 @@ class ForwardGemm {
 
 }  // namespace
 
-bool gemm_forward(const Canonical &c, bool flipped, const GemmUkernel &uk, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
                   const Rounding &rounding, const View5 &grad_input) {
+  const GemmUkernel &uk = *k.nn;
   const Canonical f = flipped ? flipped_problem(c) : c;
-  const ForwardGemm gemm(f, uk, b, s, rounding, grad_input);
+  const ForwardGemm gemm(f, k, b, s, rounding, grad_input);
   const int64_t tiles = (gemm.positions() + b.tile - 1) / b.tile;
   const int64_t rows = b.shifted ? b.rows_per_item : f.cy_per_group;
   const int64_t per_chunk = f.batch * f.groups * tiles;
