@@ -207,6 +207,31 @@ TEST(ConformanceFastPaths, GradInputPlanesApartFromEachOther) {
   }
 }
 
+// An FP16 / BF16 compute type rounds gradInput to itself before it is stored, also into an FP32 tensor: every value
+// there must be one of that type's (an unrounded fp32 sum would pass the tolerance of check_case). Each GEMM and
+// direct path that writes gradInput: stride 1 (GEMM + col2im; the second choice, the flipped forward GEMM, under
+// the suite's skip lists), strided, 1×1 (written in place in FP32), transposed strided (phase windows) and 1×1,
+// grouped (direct_data).
+TEST(ConformanceFastPaths, GradInputRoundedToTheComputeTypeBeforeAnFp32Tensor) {
+  for (const char *g : {"mb1_g1_ic20oc24_ih9iw9_kh3kw3_ph1pw1", "mb1_g1_ic20oc24_ih9iw9_kh3kw3_sh2sw2_ph1pw1",
+                        "mb1_g1_ic20oc24_ih9iw9_kh1kw1", "mb1_g1_ic20oc24_ih9iw9_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1",
+                        "mb1_g1_ic20oc24_ih9iw9_kh1kw1_tr1", "mb2_g4_ic8oc8_ih9iw9_kh3kw3_ph1pw1"}) {
+    for (aclDataType type : {ACL_FLOAT16, ACL_BF16}) {
+      const std::string d =
+          type == ACL_FLOAT16 ? "_dtf16:f16:f16:f32:f32:f16_cmt0" : "_dtbf16:bf16:bf16:f32:f32:bf16_cmt0";
+      const ConvCase c = parse_case(std::string(g) + d, Data::kRandom, 17);
+      CaseTensors t(c);
+      EXPECT_TRUE(check_case(c, t)) << g << d;
+      int64_t off = 0;
+      for (int64_t i = 0; i < t.t[kGradInput].numel(); ++i) {
+        const double v = t.t[kGradInput].get(i);
+        if (round_to(type, v) != v && ++off <= 3) ADD_FAILURE() << g << d << ": gradInput[" << i << "] = " << v;
+      }
+      EXPECT_EQ(off, 0) << g << d;
+    }
+  }
+}
+
 class ConformanceFastPathsDeterminism : public ::testing::Test {
  protected:
   void SetUp() override { saved_ = aclnn_cpu::settings().num_threads; }
