@@ -7,6 +7,8 @@
 // Stride 1 with more than one tap (every flipped call): the shifted layout (shifted_geometry.hpp) with y positions
 // in q-space; each tile rounds and copies the windows of x's padded boxes once, and a B panel row of tap κ is a
 // plain copy from window + shift(κ), not an im2col run with bounds. Junk positions are computed, never stored.
+// A stride with more than one tap: y positions stay dense, and B's panels are copied from the stride-phase windows of
+// each K block's x channels (ForwardGemm::PhaseWindows), again with no bounds per step.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -263,8 +265,7 @@ class ForwardGemm {
       }
       run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, c, ldc, k0 > 0);
     }
-    if (c != cbuf) return;
-    store(t, cbuf);
+    if (!c_in_place_) store(t, cbuf);
   }
 
  private:
@@ -365,8 +366,6 @@ class ForwardGemm {
     }
   }
 
- public:
- private:
   // The shifted layout: the tile's windows of x's padded boxes, rounded once; tap κ's B is then the windows read where
   // they lie from offset shift(κ) (x channel by x channel: a constant step of one window), so no B panel is packed.
   // Each C element sums tap by tap (one kernel sum over the x channels per tap), in tap order.
