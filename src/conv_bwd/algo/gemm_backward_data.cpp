@@ -125,6 +125,9 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   // (ldb = its channel stride) unless a K block of them spans too many pages; a last partial panel is packed.
   const View5 &yv = c.y;
   const bool b_in_place = dy.plain() && yv.contiguous_planes() && b_rows_in_place_pay(c);
+  // FP32 gradOutput to round (HF32), dense over each plane: its rows are copied into the B panels as they are, then
+  // the panels are rounded in one pass, instead of each row copied out, rounded, and copied again into the panels.
+  const bool b_rounded_in_panels = !dy.plain() && yv.dtype == ACL_FLOAT && yv.contiguous_planes();
   const bool c_in_place = writes_in_place(c, rounding, grad_input);
   // Parts (gemm_blocking.cpp): position part p takes tiles [p·tiles/P, (p + 1)·tiles/P), tap part t the taps
   // [t·K/T, (t + 1)·K/T) of its one channel; part (p, t) adds into its own x planes in the shared area, plane
@@ -183,9 +186,11 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
           const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
           pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
             if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
+            if (b_rounded_in_panels) return dy.plain_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0 + in_place;
             read_plane_run(dy, n, cy0 + k, p0 + in_place, nt - in_place, out);
             return out;
           });
+          if (b_rounded_in_panels) dy.finish(b_pack, round_up(nt - in_place, uk.nr) * kc);
           const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
           for (int64_t j = 0; j < nt; j += uk.nr) {
             const int nn = static_cast<int>(std::min<int64_t>(uk.nr, nt - j));
