@@ -56,6 +56,14 @@ constexpr int64_t kMaxSharedDyBytes = int64_t{64}
                                       << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
+// A 1×1 layer at stride 1 without pads: gradInput's planes are gemm_backward_data's dcol (no col2im).
+inline bool dcol_is_grad_input(const Canonical &c) {
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.kernel[d] != 1 || c.stride[d] != 1 || c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
+  }
+  return true;
+}
+
 // gemm_forward's phase windows: the most x channels one K block of kGemmKc (channel, tap) steps touches (a block
 // can start on a channel's last tap and end on another's first).
 inline int64_t phase_window_channels(int64_t channels, int64_t taps) {

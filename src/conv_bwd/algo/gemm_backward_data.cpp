@@ -37,11 +37,8 @@ bool adds_in_place(const Rounding &rounding, const View5 &grad_input) {
 }
 
 bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &grad_input) {
-  if (c.kernel_numel() != 1 || grad_input.dtype != ACL_FLOAT || !rounding.grad_input_is_identity()) return false;
-  for (int d = 0; d < kSpatial; ++d) {
-    if (c.stride[d] != 1 || c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
-  }
-  return grad_input.contiguous_planes();
+  return dcol_is_grad_input(c) && grad_input.dtype == ACL_FLOAT && rounding.grad_input_is_identity() &&
+         grad_input.contiguous_planes();
 }
 
 // The positions of position part pp: its tiles [pp·tiles/P, (pp + 1)·tiles/P).
@@ -135,8 +132,11 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   // position parts write disjoint positions and need no planes.
   const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
-  const bool shared_planes = parts > 1 && !c_in_place;
-  const bool planes_in_place = !c_in_place && !shared_planes && adds_in_place(rounding, grad_input);
+  // 1×1 at stride 1 without pads: dcol's tiles are gradInput's, stored tile by tile (no x planes) unless the kernel
+  // writes them in place.
+  const bool dcol_out = dcol_is_grad_input(c);
+  const bool shared_planes = parts > 1 && !dcol_out;
+  const bool planes_in_place = !dcol_out && !shared_planes && adds_in_place(rounding, grad_input);
   const int64_t plane_pitch = planes_in_place ? grad_input.strides[1] : x_plane;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
@@ -162,7 +162,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
         const PositionRange reach = reached_x_range(c, positions);
         for (int64_t ch = 0; ch < cb; ++ch)
           std::fill(planes + ch * x_plane + reach.begin, planes + ch * x_plane + reach.end, 0.0f);
-      } else if (!c_in_place) {
+      } else if (!dcol_out) {
         for (int64_t ch = 0; ch < cb; ++ch)
           std::fill(planes + ch * plane_pitch, planes + ch * plane_pitch + x_plane, 0.0f);
       }
@@ -208,12 +208,19 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
           }
         }
         if (c_in_place) continue;
+        if (dcol_out) {
+          for (int64_t ch = 0; ch < cb; ++ch) {
+            store_run(grad_input, n, g * c.cx_per_group + c0 + ch, p0, nt, dcol + ch * nt_max, ResultKind::kGradInput,
+                      rounding);
+          }
+          continue;
+        }
         for (int64_t kappa = t0; kappa < t1; ++kappa) {
           col2im_rows(c, *k.dw, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes,
                       plane_pitch);
         }
       }
-      if (c_in_place || shared_planes || planes_in_place) continue;
+      if (dcol_out || shared_planes || planes_in_place) continue;
       for (int64_t ch = 0; ch < cb; ++ch) {
         store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
                   ResultKind::kGradInput, rounding);
