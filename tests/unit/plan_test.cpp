@@ -355,6 +355,14 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
   ASSERT_EQ(many.grad_input.algorithm, Algorithm::kGemmBackwardData);
   EXPECT_EQ(many.grad_input.blocking.position_parts, 1);
   EXPECT_EQ(many.grad_input.blocking.shared_floats, 0);
+  // A 1×1 layer (dcol is gradInput): 4 position parts whatever the planes and the threads, no x planes anywhere.
+  for (int threads : {1, 2}) {
+    const Plan one = plan_of("mb1_g1_ic64oc256_ih56iw56_kh1kw1_mask100", context(Isa::kAvx2, threads));
+    ASSERT_EQ(one.grad_input.algorithm, Algorithm::kGemmBackwardData);
+    EXPECT_EQ(one.grad_input.blocking.position_parts, 4) << threads;
+    EXPECT_EQ(one.grad_input.blocking.channels_per_item, 64) << threads;
+    EXPECT_EQ(one.grad_input.blocking.shared_floats, 0) << threads;
+  }
 }
 
 TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
@@ -373,6 +381,20 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_6x16__avx2_fma");
+  // At stride 2 its B comes from phase windows: two threads cut its 6 × 6 positions into tiles of 32 (two panels);
+  // the first ends at (5, 1), q-space 5·7 + 1 = 36 in the 7-wide boxes, and with the largest shift, 8, its windows
+  // are 45 floats.
+  EXPECT_EQ(p.grad_input.blocking.tile, 32);
+  EXPECT_EQ(p.grad_input.blocking.phase_window, 45);
+  EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradInput=gemm_forward:gemm_f32_6x16__avx2_fma+phases"),
+            std::string::npos);
+  // Stride 1 keeps the shifted layout, and a 1×1 kernel at stride 2 im2col (one tap: nothing to share).
+  EXPECT_EQ(plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_ph1pw1_tr1_mask100", context(Isa::kAvx2, 2))
+                .grad_input.blocking.phase_window,
+            0);
+  EXPECT_EQ(plan_of("mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1_mask100", context(Isa::kAvx2, 2))
+                .grad_input.blocking.phase_window,
+            0);
 }
 
 TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {

@@ -128,7 +128,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   const bool c_in_place = writes_in_place(c, rounding, grad_input);
   // Parts (gemm_blocking.cpp): position part p takes tiles [p·tiles/P, (p + 1)·tiles/P), tap part t the taps
   // [t·K/T, (t + 1)·K/T) of its one channel; part (p, t) adds into its own x planes in the shared area, plane
-  // (p·T + t, (n·G + g)·Cx_g + channel); parts are added in order at the end. Written in place (1×1: one tap), the
+  // (p·T + t, (n·G + g)·Cx_g + channel); parts are added in order at the end. Where dcol is gradInput (below), the
   // position parts write disjoint positions and need no planes.
   const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
@@ -157,6 +157,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
                       : nullptr;
       float *planes = shared_planes ? s.shared + (part * planes_n + (n * c.groups + g) * c.cx_per_group + c0) * x_plane
                       : planes_in_place ? dx
+                      : dcol_out        ? nullptr
                                         : tmp + kPackStepBlock * std::max(mp_max, nt_max);
       if (shared_planes) {
         const PositionRange reach = reached_x_range(c, positions);
