@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/algo/im2col.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/shifted_geometry.hpp"
 
@@ -226,8 +227,8 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t block_channels = phase_window_channels(c.cx_per_group, c.kernel_numel());
   auto window_of = [&](int64_t tile) {
     auto q = [&](int64_t p) {
-      const int64_t ow = p % c.y_size[2], oh = p / c.y_size[2] % c.y_size[1], od = p / (c.y_size[2] * c.y_size[1]);
-      return (od * geo.hp + oh) * geo.wp + ow;
+      const Im2colStart o = im2col_start(c, p);
+      return geo.q(o.od, o.oh, o.ow);
     };
     int64_t widest = 0;
     for (int64_t p0 = 0; p0 < positions; p0 += tile)

@@ -292,9 +292,9 @@ class ForwardGemm {
     pw.tap_at = pw.qpos + t.nt;
     pw.step = reinterpret_cast<const float **>(pw.tap_at + kk_);
     int64_t od = start.od, oh = start.oh, ow = start.ow;
-    pw.z0 = (od * geo_.hp + oh) * geo_.wp + ow;
+    pw.z0 = geo_.q(od, oh, ow);
     for (int64_t i = 0; i < t.nt; ++i) {
-      pw.qpos[i] = (od * geo_.hp + oh) * geo_.wp + ow - pw.z0;
+      pw.qpos[i] = geo_.q(od, oh, ow) - pw.z0;
       if (++ow == f_.y_size[2]) {
         ow = 0;
         if (++oh == f_.y_size[1]) {

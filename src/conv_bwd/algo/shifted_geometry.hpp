@@ -85,6 +85,9 @@ struct ShiftedGeometry {
     if (c.y_size[0] * c.y_size[1] == 1) return true;
     return wp == c.y_size[2] && (c.y_size[0] == 1 || hp == c.y_size[1]);
   }
+  // The q-space position of y position (od, oh, ow).
+  int64_t q(int64_t od, int64_t oh, int64_t ow) const { return (od * hp + oh) * wp + ow; }
+
   // x's coordinate along dim d of box position z in phase coordinate a.
   int64_t x_at(int d, int64_t z, int64_t a) const { return (z + u_min[d]) * s[d] + a; }
 
