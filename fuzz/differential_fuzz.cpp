@@ -17,7 +17,8 @@
 //
 // Input encoding (read from the front; bytes past the end read as 0), see fuzz/make_differential_corpus.sh:
 //   0 shape:    rank = 1 + b%3; bit2 transposed; bits3-4 mb {1,2,3,0}; bit5 asymmetric 2-D pads
-//   1 groups:   kGroups[b%8]; bit3 one channel per group on the input side (depthwise)
+//   1 groups:   kGroups[b%8]; bit3 one channel per group on the input side (depthwise); bit4 extreme attributes
+//               (the dims' 3 bytes then seed decode_extreme_dim: values from the whole valid range, up to INT64_MAX)
 //   2, 3        channels per group of the input side / of the gradOutput side: kChannels[b%16]
 //   4 mask:     bits0-2 outputMask; bits3-5 leave that output out (NULL) when its mask bit is 0
 //   5 dtypes:   mode b%8: 0-2 all FP32/FP16/BF16; 3-5 mixed (3 each input its own, 4 one for the inputs, 5 FP32
@@ -78,8 +79,12 @@ const char *const kAlgos[4] = {"auto", "-direct_data,-depthwise_weight",
 // cube computes, but not the fp64 reference's answer, and the tolerance model assumes no overflow. The finite values
 // keep integer data exact (the harness then wants exact results): exact in FP16 and HF32, and sums of their products
 // (1000 · 1000, 1000.5²) stay far below 2^24 (1e4 · 1e4 did not: fp32 sums then round, legitimately).
-const double kSpecials[6] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-                             -std::numeric_limits<double>::infinity(), 0.0, 1000.0, -1000.5};
+const double kSpecials[6] = {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             0.0,
+                             1000.0,
+                             -1000.5};
 
 aclrtStream g_stream = nullptr;
 
@@ -109,12 +114,95 @@ struct Trial {
 
 bool is_legacy(Product p) { return p == Product::kAscend910 || p == Product::kAscend310P; }
 
-void decode_dims(Reader &in, ConvCase &c, bool asymmetric) {
+__extension__ typedef __int128 Wide;
+
+// splitmix64 over the dim's bytes: the 64-bit values the extreme mode draws.
+struct Draw {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  Wide below(Wide n) {
+    return n <= 1 ? 0 : static_cast<Wide>(next() % static_cast<uint64_t>(std::min<Wide>(n, INT64_MAX)));
+  }
+};
+
+constexpr int64_t kScales[8] = {
+    2, 1000, 2147483647, int64_t{1} << 40, 1000000000000000000, int64_t{1} << 62, INT64_MAX / 2, INT64_MAX};
+
+// One dim with attributes from the far end of the valid range on a tiny tensor: a stride, a dilation (with pads that
+// cancel it), a stride with pads, or a stride and a dilation a step apart (pairs on one line), at one of kScales;
+// pads and outputPadding solved for a small gradOutput. False when the draw leaves int64 or the size budget (the
+// caller then decodes the dim as usual).
+bool decode_extreme_dim(uint8_t kb, uint8_t pb, uint8_t sb, int i, bool asymmetric, ConvCase &c) {
+  aclnn_cpu::conv_bwd::ConvDesc &d = c.desc;
+  Draw r{(static_cast<uint64_t>(kb) << 16 | static_cast<uint64_t>(pb) << 8 | sb) * 0x2545f4914f6cdd1dULL + i};
+  const int64_t k = 1 + kb % (d.spatial_rank == 3 ? 2 : 3), e = kScales[(kb >> 2) % 8];
+  Wide s = 1 + r.below(3), dil = 1 + r.below(2);
+  switch ((kb >> 5) % 4) {
+    case 0:
+    case 2:
+      s = e;
+      break;
+    case 1:
+      dil = e;
+      break;
+    default:
+      s = e;
+      dil = std::max<Wide>(1, e - 1 - r.below(3));
+  }
+  if (k == 1) dil = 1;
+  const Wide reach = dil * (k - 1), x_target = 1 + sb % 8, y_target = 1 + (sb >> 3) % 4;
+  Wide pads = 0, op = 0, x = 0, y = 0;
+  if (!d.transposed) {
+    // X + pads − reach − 1 ∈ [(Y − 1)·s, Y·s): Y output positions.
+    x = x_target;
+    pads = std::max<Wide>(0, (y_target - 1) * s + r.below(s) + reach + 1 - x);
+  } else {
+    // X = (Y − 1)·s − pads + reach + op + 1 for the input's Y; 3-D needs op < s, an 8-bit input op = 0.
+    y = y_target;
+    const Wide base = (y - 1) * s + reach + 1 - x_target;
+    const bool op_free = !conformance::is_8bit(d.dtype[conformance::kInput]);
+    op = base < 0 ? -base : (op_free ? r.below(2) : 0);
+    if (!asymmetric && (base + op) % 2 != 0) ++op;
+    if ((op > 0 && !op_free) || (d.spatial_rank == 3 && op >= s)) return false;
+    pads = base + op;
+  }
+  const Wide pad_begin = asymmetric ? r.below(pads + 1) : pads / 2, pad_end = pads - pad_begin;
+  if (!asymmetric && pads % 2 != 0) {  // symmetric pads: one more position may result
+    if (d.transposed) return false;
+    pads += 1;
+  }
+  if (d.transposed) {
+    x = (y - 1) * s - pads + reach + op + 1;
+  } else {
+    y = (x + pads - reach - 1) / s + 1;
+  }
+  const Wide pb_v = asymmetric ? pad_begin : pads / 2, pe_v = asymmetric ? pad_end : pads / 2;
+  if (x < 1 || y < 1 || y > 8 || x > 16 || s > INT64_MAX || dil > INT64_MAX || reach > INT64_MAX ||
+      x + pb_v + pe_v > INT64_MAX || op > INT64_MAX || (y - 1) * s > INT64_MAX) {
+    return false;
+  }
+  d.kernel[i] = k;
+  d.stride[i] = static_cast<int64_t>(s);
+  d.dilation[i] = static_cast<int64_t>(dil);
+  d.pad_begin[i] = static_cast<int64_t>(pb_v);
+  d.pad_end[i] = static_cast<int64_t>(pe_v);
+  d.output_padding[i] = static_cast<int64_t>(op);
+  d.in[i] = static_cast<int64_t>(d.transposed ? y : x);
+  return true;
+}
+
+void decode_dims(Reader &in, ConvCase &c, bool asymmetric, bool extreme) {
   aclnn_cpu::conv_bwd::ConvDesc &d = c.desc;
   const int first = 3 - d.spatial_rank;
   for (int i = 0; i < 3; ++i) {
     const uint8_t kb = in.byte(), pb = in.byte(), sb = in.byte();
     if (i < first) continue;
+    if (extreme && decode_extreme_dim(kb, pb, sb, i, asymmetric, c)) continue;
     d.kernel[i] = 1 + kb % (d.spatial_rank == 3 ? 2 : 4);
     d.stride[i] = kSteps[(kb >> 2) % 4];
     d.dilation[i] = kSteps[(kb >> 4) % 4];
@@ -241,7 +329,7 @@ bool decode(const uint8_t *data, size_t size, Trial *trial) {
   decode_dtypes(dtypes, in, c);
   if (dtypes % 8 >= 6) decode_8bit((dtypes >> 3) % 4, c);
   fit_legacy(c);
-  decode_dims(in, c, (shape >> 5) & 1 && d.spatial_rank == 2);
+  decode_dims(in, c, (shape >> 5) & 1 && d.spatial_rank == 2, (groups >> 4) & 1);
   d.ic = d.groups * (d.transposed ? cy_g : cx_g);
   d.oc = d.groups * (d.transposed ? cx_g : cy_g);
   for (int i = 3 - d.spatial_rank; i < 3; ++i) d.out[i] = aclnn_cpu::conv_bwd::implied_out_size(d, i);

@@ -69,6 +69,18 @@ emit wide_channels_1d \
 emit regression_l2_one_cancelling_element \
   61 77 61 4b a5 a5 a5 6f 00 00 7a 00 00 00 00 00 00 00 1f 0e 81 00 05 00 00 00 00 00 29 4f 2c fd ff
 
+# Extreme attributes (groups bit4): each dim's bytes seed decode_extreme_dim. 2-D: H a stride at INT64_MAX, W a
+# dilation of 10^18 with the pads that cancel it; 1-D transposed a stride of 2^62 with pads; 3-D pairs on a line
+# (stride 10^18, dilation 10^18 − 1..3) in W; 2-D asymmetric pads with a stride of 10^18.
+emit extreme_2d_stride_dilation \
+  01 10 02 03 07 00 00 00 00 0b 00   00 00 00  1e 05 11  32 07 23   00 00 00 00 00 00
+emit extreme_1d_transposed_stride \
+  04 10 02 02 07 00 00 00 00 0c 00   00 00 00  00 00 00  55 03 1a   00 00 00 00 00 00
+emit extreme_3d_line \
+  02 10 02 02 07 02 00 00 00 0d 00   00 00 00  00 01 02  71 09 2b   00 00 00 00 00 00
+emit extreme_2d_asymmetric_pads \
+  21 10 02 02 07 00 00 00 01 0e 00   00 00 00  52 33 09  51 a7 31   00 00 00 00 00 00
+
 # Regression (found by a 300 s campaign, -seed=13, the day dy rows were first read in place): 3-D gradWeight with
 # gradOutput 2 × 1 × 1 — one row per depth, but its q-space row is 2 wide (junk at ow = 1), so dy is not its q-space;
 # gemm_weight_shifted read it in place and got gradWeight element 0 wrong.

@@ -12,10 +12,12 @@ emit() {
   printf "$(echo "$hex" | sed 's/\(..\)/\\x\1/g')" > "$out/$name"
 }
 
-# Header: soc flags(bit0 strict, bit1 transposed, bit2 phase 2) deterministic cubeMathType groups.
+# Header: soc flags(bit0 strict, bit1 transposed, bit2 phase 2, bit3 fit gradOutput) deterministic cubeMathType
+# groups.
 # Tensor: kind rank dtype format dims... offset   (kind 01: our buffer, 41: aclrtMalloc, 81: short aclrtMalloc,
 #         09: explicit strides; dtype 00 FLOAT, 01 FLOAT16, 03 HIFLOAT8; format 00 NCHW, 01 ND, 02 NCL, 03 NCDHW).
-# Int array: 01 count values...; bool array: 01 count bits. Numbers 0-7 are themselves, 8-55 are B8+n.
+# Int array: 01 count values...; bool array: 01 count bits. Numbers 0-7 are themselves, 8-55 are B8+n, B0-BF the
+# cancelling values near the int64 limits (B0 = 10^18), F4 INT64_MAX.
 
 # The CANN documentation sample: [2,2,7,7] x [2,2,1,1], cubeMathType 1, 910B, run.
 emit seed_sample_2d \
@@ -79,4 +81,31 @@ emit strided_view_overrun \
   41 04 00 00 02 02 07 07 00   89 04 00 00 02 02 07 07 C9 C1 01 02 05   41 04 00 00 02 02 01 01 00 \
   41 04 00 00 02 02 07 07 00   41 04 00 00 02 02 01 01 00   41 01 00 00 02 00 \
   01 01 02   01 02 01 01   01 02 00 00   01 02 01 01   01 02 00 00   01 03 07
+# Fitted gradOutput (flags bit3) with attributes from the far end of the range, run in phase 2. The report's call:
+# input [2,3,6,6], weight [4,3,3,3], stride [INT64_MAX, 1].
+emit fitted_stride_int64_max \
+  00 0c 00 00 01 \
+  41 04 00 00 02 04 01 04 00   41 04 00 00 02 03 06 06 00   41 04 00 00 04 03 03 03 00 \
+  41 04 00 00 02 03 06 06 00   41 04 00 00 04 03 03 03 00   41 01 00 01 04 00 \
+  01 01 04   01 02 F4 01   01 02 00 00   01 02 01 01   01 02 00 00   01 03 07
+
+# 1-D: stride and padding 10^18 (only the middle output position reads input); dilation and padding 10^18.
+emit fitted_1d_stride_pad_1e18 \
+  00 0c 00 00 01 \
+  41 03 00 02 01 03 03 00   41 03 00 02 01 02 06 00   41 03 00 02 03 02 03 00 \
+  41 03 00 02 01 02 06 00   41 03 00 02 03 02 03 00   41 01 00 01 03 00 \
+  01 01 03   01 01 B0   01 01 B0   01 01 01   01 01 00   01 03 07
+emit fitted_1d_dilation_pad_1e18 \
+  00 0c 00 00 01 \
+  41 03 00 02 01 03 06 00   41 03 00 02 01 02 06 00   41 03 00 02 03 02 03 00 \
+  41 03 00 02 01 02 06 00   41 03 00 02 03 02 03 00   41 01 00 01 03 00 \
+  01 01 03   01 01 01   01 01 B0   01 01 B0   01 01 00   01 03 07
+
+# Transposed 1-D: input [1,2,4], weight [2,3,3], dilation and padding 10^18: gradOutput [1,3,4].
+emit fitted_transposed_dilation_pad_1e18 \
+  00 0e 00 00 01 \
+  41 03 00 02 01 03 04 00   41 03 00 02 01 02 04 00   41 03 00 02 02 03 03 00 \
+  41 03 00 02 01 02 04 00   41 03 00 02 02 03 03 00   41 01 00 01 03 00 \
+  01 01 03   01 01 01   01 01 B0   01 01 B0   01 01 00   01 03 07
+
 echo "wrote $(ls "$out" | wc -l) seeds to $out"

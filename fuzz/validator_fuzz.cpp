@@ -9,9 +9,11 @@
 //   soc, flags, deterministic, cubeMathType, number:groups,
 //   6 x tensor (gradOutput, input, weight, gradInput, gradWeight, gradBias),
 //   5 x int array (biasSizes, stride, padding, dilation, outputPadding), bool array (outputMask)
-// number:  byte b < 0xC0 -> b % 8;  0xC0..0xEF -> b - 0xB8 (8..55);  0xF0..0xFF -> kSpecialNumbers[b - 0xF0]
-//          (0xFF: the next 8 bytes, little endian)
-// flags:   bit0 strict, bit1 transposed, bit2 run phase 2 when accepted and small
+// number:  byte b < 0xB0 -> b % 8;  0xB0..0xBF -> kCancelling[b - 0xB0];  0xC0..0xEF -> b - 0xB8 (8..55);
+//          0xF0..0xFF -> kSpecialNumbers[b - 0xF0] (0xFF: the next 8 bytes, little endian)
+// flags:   bit0 strict, bit1 transposed, bit2 run phase 2 when accepted and small, bit3 fit gradOutput: its
+//          spatial dims rewritten to what input, weight and the attributes give when that is small (a contiguous
+//          buffer of its own), so that valid calls with attribute values from the whole int64 range reach planning
 // tensor:  kind byte: bits0-1 == 0 -> NULL tensor; bits2-3 stride mode (0 contiguous, 1 NULL pointer, 2 given);
 //          bits4-5 storage mode (0 = view dims, 1 = none, 2 = given, 3 = exact 1-D extent);
 //          bits6-7 data (0 our buffer sized to the view, 1 aclrtMalloc sized to the view, 2 aclrtMalloc too
@@ -41,6 +43,13 @@ namespace {
 constexpr int64_t kSpecialNumbers[15] = {
     -1, -2, -7, INT64_MIN, INT64_MAX, INT32_MAX, INT64_C(1) << 31, INT64_C(1) << 32, INT64_C(1) << 40,
     3037000500, INT64_C(1) << 62, 255, 256, 65536, 1000001};
+// Attribute values near the int64 limits that cancel each other in the output-size formulas (a pad of 10^18 with a
+// stride or dilation of 10^18, INT64_MAX / 2 and INT64_MAX − 10, ...), so that valid calls are made of them.
+constexpr int64_t kCancelling[16] = {
+    INT64_C(1000000000000000000), INT64_C(999999999999999999), INT64_C(2999999999999999997),
+    INT64_C(2000000000000000000), INT64_MAX / 2, INT64_MAX - 10, INT64_MAX - 1, INT64_C(1) << 62,
+    (INT64_C(1) << 62) - 1, INT64_C(4611686018427387905), INT64_C(1) << 40, (INT64_C(1) << 40) + 1, 2147483647,
+    INT64_C(1000000000000000100), INT64_C(500000000000000000), INT64_C(999999999999999998)};
 const char *const kSocs[] = {"Ascend910B", "Ascend910_93", "Ascend950", "Ascend910", "Ascend310P", "Ascend310B"};
 // Unknown values stay inside the enums' value range ([-64, 63]): anything else is not a valid enum value in C++.
 const aclDataType kDtypes[] = {
@@ -64,7 +73,8 @@ class Reader {
 
   int64_t number() {
     uint8_t b = byte();
-    if (b < 0xC0) return b % 8;
+    if (b < 0xB0) return b % 8;
+    if (b < 0xC0) return kCancelling[b - 0xB0];
     if (b < 0xF0) return b - 0xB8;
     if (b < 0xFF) return kSpecialNumbers[b - 0xF0];
     uint64_t raw = 0;
@@ -129,6 +139,9 @@ struct Arena {
 
 struct Tensor {
   aclTensor *handle = nullptr;
+  std::vector<int64_t> dims;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
   int64_t elements = 0;
   bool exact = true;         // data covers the whole view, so phase 2 may run on it
   bool short_alloc = false;  // data is an aclrtMalloc block the view reaches outside of
@@ -221,19 +234,23 @@ Tensor make_tensor(Reader &in, Arena &arena) {
     // Element index `lo` is the buffer's first byte (|lo| <= 1 Mi elements, so this cannot overflow).
     if (base != nullptr) data = base - lo * item;
   }
+  t.dims = dims;
+  t.dtype = dtype;
+  t.format = format;
   t.handle = aclCreateTensor(dims.data(), dims.size(), dtype, stride_mode == 1 ? nullptr : strides.data(), offset,
                              format, storage.empty() ? nullptr : storage.data(), storage.size(), data);
   if (t.handle != nullptr) arena.tensors.push_back(t.handle);
   return t;
 }
 
-aclIntArray *make_int_array(Reader &in, Arena &arena) {
+aclIntArray *make_int_array(Reader &in, Arena &arena, std::vector<int64_t> *kept) {
   int mode = in.byte() % 4;
   if (mode == 0) return nullptr;
   size_t count = in.byte() % 7;
   std::vector<int64_t> values(count);
   if (mode == 1) {
     for (auto &v : values) v = in.number();
+    *kept = values;
   }
   aclIntArray *a = nullptr;
   if (mode == 1) a = aclCreateIntArray(values.data(), values.size());
@@ -281,6 +298,51 @@ void run_phase2(aclOpExecutor *executor, uint64_t workspace_size, Arena &arena) 
   aclrtSynchronizeStream(nullptr);
 }
 
+__extension__ typedef __int128 Wide;
+
+// gradOutput's dims as input, weight and the attributes give them (CANN's forward and transposed size formulas, in
+// 128 bits); false unless every size is in [1, 64] and the arrays have the lengths the rules ask.
+bool fitted_grad_output(const Tensor &input, const Tensor &weight, const std::vector<int64_t> (&a)[5], bool transposed,
+                        int groups, std::vector<int64_t> *dims) {
+  const size_t rank = input.dims.size();
+  if (rank < 3 || rank > 5 || weight.dims.size() != rank || groups < 1) return false;
+  const size_t spatial = rank - 2;
+  const std::vector<int64_t> &stride = a[1], &padding = a[2], &dilation = a[3], &out_pad = a[4];
+  const bool four = rank == 4 && padding.size() == 4;
+  if (stride.size() != spatial || dilation.size() != spatial || (padding.size() != spatial && !four) ||
+      (transposed && out_pad.size() != spatial && !(rank == 4 && out_pad.size() == 4))) {
+    return false;
+  }
+  *dims = {input.dims[0], transposed ? weight.dims[1] * groups : weight.dims[0]};
+  for (size_t d = 0; d < spatial; ++d) {
+    const Wide x = input.dims[2 + d], k = weight.dims[2 + d], s = stride[d], dil = dilation[d];
+    const Wide pb = four ? padding[2 * d] : padding[d], pe = four ? padding[2 * d + 1] : padding[d];
+    const Wide op = transposed ? out_pad[d] : 0;
+    if (s < 1 || dil < 1 || pb < 0 || pe < 0 || k < 1 || x < 1) return false;
+    const Wide y =
+        transposed ? (x - 1) * s - pb - pe + dil * (k - 1) + op + 1 : (x + pb + pe - dil * (k - 1) - 1) / s + 1;
+    if (y < 1 || y > 64) return false;
+    dims->push_back(static_cast<int64_t>(y));
+  }
+  return true;
+}
+
+// Replaces gradOutput by a contiguous tensor of the fitted dims on a buffer of its own.
+void fit_grad_output(Tensor *go, const std::vector<int64_t> &dims, Arena &arena) {
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  arena.host.emplace_back(new unsigned char[static_cast<size_t>(elements * item_size(go->dtype))]());
+  go->handle = aclCreateTensor(dims.data(), dims.size(), go->dtype, strides.data(), 0, go->format, dims.data(),
+                               dims.size(), arena.host.back().get());
+  if (go->handle != nullptr) arena.tensors.push_back(go->handle);
+  go->dims = dims;
+  go->elements = elements;
+  go->exact = true;
+  go->short_alloc = false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -304,8 +366,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Tensor t[6];
   for (Tensor &x : t) x = make_tensor(in, arena);
   aclIntArray *arrays[5];
-  for (aclIntArray *&a : arrays) a = make_int_array(in, arena);
+  std::vector<int64_t> values[5];
+  for (int i = 0; i < 5; ++i) arrays[i] = make_int_array(in, arena, &values[i]);
   aclBoolArray *mask = make_bool_array(in, arena);
+  std::vector<int64_t> fitted;
+  if ((flags >> 3) & 1 && t[0].handle != nullptr &&
+      fitted_grad_output(t[1], t[2], values, transposed, groups, &fitted)) {
+    fit_grad_output(&t[0], fitted, arena);
+  }
 
   uint64_t workspace_size = 0;
   aclOpExecutor *executor = nullptr;

@@ -80,9 +80,12 @@ struct RefSums {
   }
 };
 
+// Positions in 128 bits: attributes may be as large as int64 allows (p·s and k·dil each up to 2^126).
+__extension__ typedef __int128 WidePos;
+
 // Source position of tap k for output/target position p in one spatial dim: p·s − pb + k·dil.
-inline int64_t window_pos(const RefSetup &s, int d, int64_t p, int64_t k) {
-  return p * s.stride[d] - s.pad_begin[d] + k * s.dilation[d];
+inline WidePos window_pos(const RefSetup &s, int d, int64_t p, int64_t k) {
+  return WidePos{p} * s.stride[d] - s.pad_begin[d] + WidePos{k} * s.dilation[d];
 }
 
 // gradInput; `go`, `x`, `w` are the user's gradOutput, input and weight.
@@ -113,9 +116,10 @@ inline RefSums ref_grad_input(const RefSetup &s, const Dense5 &go_raw, const Den
                       int64_t o[3];
                       bool reached = true;
                       for (int d = 0; d < 3; ++d) {
-                        const int64_t t = i[d] + s.pad_begin[d] - k[d] * s.dilation[d];
-                        o[d] = t / s.stride[d];
-                        reached = reached && t >= 0 && t % s.stride[d] == 0 && o[d] < go.dim[2 + d];
+                        const WidePos t = WidePos{i[d]} + s.pad_begin[d] - WidePos{k[d]} * s.dilation[d];
+                        const WidePos od = t / s.stride[d];
+                        reached = reached && t >= 0 && t % s.stride[d] == 0 && od < go.dim[2 + d];
+                        o[d] = reached ? static_cast<int64_t>(od) : 0;
                       }
                       if (reached) r.add(go.at(n, co, o[0], o[1], o[2]) * w.at(co, ci, k0, k1, k2), e);
                     }
@@ -130,8 +134,9 @@ inline RefSums ref_grad_input(const RefSetup &s, const Dense5 &go_raw, const Den
                       int64_t q[3];
                       bool inside = true;
                       for (int d = 0; d < 3; ++d) {
-                        q[d] = window_pos(s, d, i[d], k[d]);
-                        inside = inside && q[d] >= 0 && q[d] < go.dim[2 + d];
+                        const WidePos at = window_pos(s, d, i[d], k[d]);
+                        inside = inside && at >= 0 && at < go.dim[2 + d];
+                        q[d] = inside ? static_cast<int64_t>(at) : 0;
                       }
                       if (inside) r.add(go.at(n, g * cout_g + oc, q[0], q[1], q[2]) * w.at(c, oc, k0, k1, k2), e);
                     }
@@ -166,8 +171,9 @@ inline RefSums ref_grad_weight(const RefSetup &s, const Dense5 &go_raw, const De
                       int64_t q[3];
                       bool inside = true;
                       for (int d = 0; d < 3; ++d) {
-                        q[d] = window_pos(s, d, o[d], k[d]);
-                        inside = inside && q[d] >= 0 && q[d] < x.dim[2 + d];
+                        const WidePos at = window_pos(s, d, o[d], k[d]);
+                        inside = inside && at >= 0 && at < x.dim[2 + d];
+                        q[d] = inside ? static_cast<int64_t>(at) : 0;
                       }
                       if (inside) r.add(go.at(n, a, o0, o1, o2) * x.at(n, g * cin_g + b, q[0], q[1], q[2]), e);
                     }
@@ -181,8 +187,9 @@ inline RefSums ref_grad_weight(const RefSetup &s, const Dense5 &go_raw, const De
                       int64_t q[3];
                       bool inside = true;
                       for (int d = 0; d < 3; ++d) {
-                        q[d] = window_pos(s, d, i[d], k[d]);
-                        inside = inside && q[d] >= 0 && q[d] < go.dim[2 + d];
+                        const WidePos at = window_pos(s, d, i[d], k[d]);
+                        inside = inside && at >= 0 && at < go.dim[2 + d];
+                        q[d] = inside ? static_cast<int64_t>(at) : 0;
                       }
                       if (inside) r.add(x.at(n, a, i0, i1, i2) * go.at(n, g * cout_g + b, q[0], q[1], q[2]), e);
                     }

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "conv_bwd/reach.hpp"
 #include "core/checked.hpp"
 #include "core/dtype.hpp"
 
@@ -81,8 +82,8 @@ bool check_channels(const Problem &p, const TensorArg &x, const TensorArg &y, st
     return false;
   }
   if (x.shape[0] != y.shape[0]) {
-    *error = "batch sizes differ: gradOutput " + shape_text(p.grad_output.shape) + ", input " +
-             shape_text(p.input.shape);
+    *error =
+        "batch sizes differ: gradOutput " + shape_text(p.grad_output.shape) + ", input " + shape_text(p.input.shape);
     return false;
   }
   return true;
@@ -105,6 +106,45 @@ bool check_outputs(const Problem &p, size_t rank, std::string *error) {
       return false;
     }
   }
+  return true;
+}
+
+const char *const kDimNames[kSpatial] = {"D", "H", "W"};
+
+// Cuts c to the reach of its sums (reach.hpp), dim by dim, and the requested outputs with it.
+bool cut_to_reach(const Problem &p, Canonical *c, std::string *error) {
+  DimReach reach[kSpatial];
+  for (int d = 0; d < kSpatial; ++d) {
+    const DimRelation dim{c->x_size[d], c->y_size[d], c->kernel[d], c->stride[d], c->dilation[d], c->pad_begin[d]};
+    if (!reduce_dim(dim, &reach[d])) {
+      *error = std::string("along ") + (p.rank == 3 ? "L" : kDimNames[d]) +
+               " the stride, dilation and padding pair positions and taps across more than 2^60 elements";
+      return false;
+    }
+    c->any_term = c->any_term && reach[d].any;
+  }
+  if (!c->any_term) return true;
+  int64_t x_size[kSpatial], y_size[kSpatial], k_size[kSpatial];
+  for (int d = 0; d < kSpatial; ++d) {
+    const DimRelation &r = reach[d].reduced;
+    c->x_begin[d] = reach[d].x_begin;
+    c->y_begin[d] = reach[d].y_begin;
+    c->k_begin[d] = reach[d].k_begin;
+    x_size[d] = c->x_size[d] = r.x_size;
+    y_size[d] = c->y_size[d] = r.y_size;
+    k_size[d] = c->kernel[d] = r.kernel;
+    c->stride[d] = r.stride;
+    c->dilation[d] = r.dilation;
+    c->pad_begin[d] = r.pad_begin;
+  }
+  c->x = c->x.cut(c->x_begin, x_size);
+  c->y = c->y.cut(c->y_begin, y_size);
+  c->w = c->w.cut(c->k_begin, k_size);
+  if (p.mask[0]) {
+    c->grad_input =
+        p.transposed ? c->grad_input_full.cut(c->y_begin, y_size) : c->grad_input_full.cut(c->x_begin, x_size);
+  }
+  if (p.mask[1]) c->grad_weight = c->grad_weight_full.cut(c->k_begin, k_size);
   return true;
 }
 
@@ -142,6 +182,9 @@ bool make_canonical(const Problem &p, Canonical *c, std::string *error) {
     out.dilation[d] = p.dilation[d];
     out.pad_begin[d] = p.pad_begin[d];
   }
+  if (p.mask[0]) out.grad_input = out.grad_input_full = lift(p.grad_input);
+  if (p.mask[1]) out.grad_weight = out.grad_weight_full = lift(p.grad_weight);
+  if (!cut_to_reach(p, &out, error)) return false;
   *c = out;
   return true;
 }
@@ -152,8 +195,8 @@ ConvDesc desc_of(const Problem &p) {
   desc.transposed = p.transposed;
   desc.groups = p.groups;
   const size_t rank = static_cast<size_t>(desc.spatial_rank + 2);
-  const bool shapes_ok = p.input.shape.size() == rank && p.grad_output.shape.size() == rank &&
-                         p.weight.shape.size() == rank;
+  const bool shapes_ok =
+      p.input.shape.size() == rank && p.grad_output.shape.size() == rank && p.weight.shape.size() == rank;
   if (shapes_ok) {
     desc.mb = p.input.shape[0];
     desc.ic = p.input.shape[1];

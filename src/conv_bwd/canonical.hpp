@@ -35,17 +35,28 @@ struct Canonical {
   int64_t stride[kSpatial] = {1, 1, 1};
   int64_t dilation[kSpatial] = {1, 1, 1};
   int64_t pad_begin[kSpatial] = {0, 0, 0};
-  View5 x, y, w;      // the user's operands in their roles
-  View5 grad_output;  // what gradBias sums
+  View5 x, y, w;      // the user's operands in their roles, cut to the reach (below)
+  View5 grad_output;  // what gradBias sums (all of it)
+
+  // The reach of the sums (reach.hpp): per dim, the y positions from y_begin, the taps from k_begin and x from
+  // x_begin that take part in some term. The sizes and attributes above are the reduced relation's, x, y and w the
+  // caller's views cut to it. The requested outputs are cut the same way; their elements outside the cut take part in
+  // no term and are zeros (execute writes them). No term at all (any_term false): the outputs are zeros, and the
+  // sizes, attributes and views above are the caller's.
+  bool any_term = true;
+  int64_t x_begin[kSpatial] = {0, 0, 0}, y_begin[kSpatial] = {0, 0, 0}, k_begin[kSpatial] = {0, 0, 0};
+  View5 grad_input, grad_weight;            // cut (gradInput as x, or as y when transposed), when requested
+  View5 grad_input_full, grad_weight_full;  // as passed, when requested
 
   int64_t x_channels() const { return groups * cx_per_group; }
   int64_t y_channels() const { return groups * cy_per_group; }
   int64_t kernel_numel() const { return kernel[0] * kernel[1] * kernel[2]; }
 };
 
-// Builds the canonical form of a compute-path problem. Also re-checks every relation the algorithms rely on
-// for memory safety (ranks, channel and group relations, output shapes, supported dtypes), so that a
-// validation slip becomes an error instead of an out-of-bounds access: on failure returns false and says why.
+// Builds the canonical form of a compute-path problem, reduced to its reach. Also re-checks every relation the
+// algorithms rely on for memory safety (ranks, channel and group relations, output shapes, supported dtypes), so
+// that a validation slip becomes an error instead of an out-of-bounds access, and that the reach is within
+// kMaxReach: on failure returns false and says why.
 bool make_canonical(const Problem &problem, Canonical *canonical, std::string *error);
 
 // The call as a descriptor (shapes taken from the tensors; pads, attributes and settings from the problem).

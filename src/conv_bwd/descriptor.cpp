@@ -14,17 +14,12 @@ constexpr char kDimLetter[3] = {'d', 'h', 'w'};
 // The spatial dims a call of `rank` names, as indices into the D, H, W arrays.
 int first_dim(int spatial_rank) { return 3 - spatial_rank; }
 
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
 struct DtypeToken {
   const char *token;
   aclDataType dtype;
 };
-constexpr DtypeToken kDtypeTokens[] = {{"f32", ACL_FLOAT},
-                                       {"f16", ACL_FLOAT16},
-                                       {"bf16", ACL_BF16},
-                                       {"hif8", ACL_HIFLOAT8},
-                                       {"e4m3", ACL_FLOAT8_E4M3FN}};
+constexpr DtypeToken kDtypeTokens[] = {
+    {"f32", ACL_FLOAT}, {"f16", ACL_FLOAT16}, {"bf16", ACL_BF16}, {"hif8", ACL_HIFLOAT8}, {"e4m3", ACL_FLOAT8_E4M3FN}};
 
 bool parse_dtype_token(const std::string &token, aclDataType *dtype) {
   for (const DtypeToken &t : kDtypeTokens) {
@@ -63,8 +58,9 @@ bool parse_int(const std::string &s, size_t *pos, int64_t *out) {
   int64_t v = 0;
   size_t digits = 0;
   while (*pos < s.size() && std::isdigit(static_cast<unsigned char>(s[*pos]))) {
-    if (v > (INT64_MAX - 9) / 10) return false;
-    v = v * 10 + (s[*pos] - '0');
+    const int digit = s[*pos] - '0';
+    if (v > (INT64_MAX - digit) / 10) return false;
+    v = v * 10 + digit;
     ++*pos;
     ++digits;
   }
@@ -136,9 +132,8 @@ bool take_spatial(std::map<std::string, Item> *items, ConvDesc *desc, bool given
     const char *prefix;
     int64_t *values;
   };
-  const Kind kinds[] = {{"i", desc->in},       {"o", desc->out},      {"k", desc->kernel},
-                        {"s", desc->stride},   {"p", desc->pad_begin}, {"d", desc->dilation},
-                        {"op", desc->output_padding}};
+  const Kind kinds[] = {{"i", desc->in},        {"o", desc->out},      {"k", desc->kernel},         {"s", desc->stride},
+                        {"p", desc->pad_begin}, {"d", desc->dilation}, {"op", desc->output_padding}};
   int rank = 1;
   for (const Kind &kind : kinds) {
     for (int d = 0; d < 3; ++d) {
@@ -171,19 +166,26 @@ const char *dtype_token(aclDataType dtype) {
 }
 
 int64_t implied_out_size(const ConvDesc &desc, int d) {
-  const int64_t span = desc.dilation[d] * (desc.kernel[d] - 1) + 1;
+  // In 128 bits: attribute values may be as large as int64 allows (a size that does not fit gives -1).
+  __extension__ typedef __int128 Wide;
+  const Wide span = Wide{desc.dilation[d]} * (desc.kernel[d] - 1) + 1;
+  Wide size = 0;
   if (desc.transposed) {
-    return (desc.in[d] - 1) * desc.stride[d] - desc.pad_begin[d] - desc.pad_end[d] + span + desc.output_padding[d];
+    size = Wide{desc.in[d] - 1} * desc.stride[d] - desc.pad_begin[d] - desc.pad_end[d] + span + desc.output_padding[d];
+  } else {
+    const Wide num = Wide{desc.in[d]} + desc.pad_begin[d] + desc.pad_end[d] - span,
+               s = desc.stride[d] > 0 ? desc.stride[d] : 1;
+    size = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
   }
-  return floor_div(desc.in[d] + desc.pad_begin[d] + desc.pad_end[d] - span, desc.stride[d]) + 1;
+  return size >= -1 && size <= INT64_MAX ? static_cast<int64_t>(size) : -1;
 }
 
 void desc_shapes(const ConvDesc &desc, std::vector<int64_t> shapes[6]) {
   const int64_t g = desc.groups > 0 ? desc.groups : 1;
   shapes[kDescGradOutput] = {desc.mb, desc.oc};
   shapes[kDescInput] = {desc.mb, desc.ic};
-  shapes[kDescWeight] = desc.transposed ? std::vector<int64_t>{desc.ic, desc.oc / g}
-                                        : std::vector<int64_t>{desc.oc, desc.ic / g};
+  shapes[kDescWeight] =
+      desc.transposed ? std::vector<int64_t>{desc.ic, desc.oc / g} : std::vector<int64_t>{desc.oc, desc.ic / g};
   for (int d = first_dim(desc.spatial_rank); d < 3; ++d) {
     shapes[kDescGradOutput].push_back(desc.out[d]);
     shapes[kDescInput].push_back(desc.in[d]);

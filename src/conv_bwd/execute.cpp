@@ -65,29 +65,55 @@ struct Staged {
   std::vector<float> heap[3];
 };
 
-int64_t numel_of(const TensorArg &t) { return lift(t).numel(); }
+// The operands the reference reads, cut to the reach: gradOutput, input and weight in their canonical roles.
+struct OperandViews {
+  const View5 *views[3];
+  explicit OperandViews(const Canonical &c) : views{c.transposed ? &c.x : &c.y, c.transposed ? &c.y : &c.x, &c.w} {}
+};
 
-void stage_on_heap(const Problem &p, const Rounding &rounding, bool for_input, bool for_weight, Staged *s) {
-  const TensorArg *args[3] = {&p.grad_output, &p.input, &p.weight};
+void stage_on_heap(const Canonical &c, const Rounding &rounding, bool for_input, bool for_weight, Staged *s) {
+  const OperandViews operands(c);
   const bool need[3] = {for_input || for_weight, for_weight, for_input};
   const float **dst[3] = {&s->grad_output, &s->input, &s->weight};
   for (int i = 0; i < 3; ++i) {
     if (!need[i] || *dst[i] != nullptr) continue;
-    s->heap[i].resize(static_cast<size_t>(numel_of(*args[i])));
-    stage_operand(lift(*args[i]), rounding, s->heap[i].data());
+    s->heap[i].resize(static_cast<size_t>(operands.views[i]->numel()));
+    stage_operand(*operands.views[i], rounding, s->heap[i].data());
     *dst[i] = s->heap[i].data();
   }
 }
 
-void reference_input(const Problem &p, const Canonical &c, const Rounding &rounding, const Staged &s) {
-  grad_input(c, s.grad_output, s.weight, rounding, lift(p.grad_input));
+void reference_input(const Canonical &c, const Rounding &rounding, const Staged &s) {
+  grad_input(c, s.grad_output, s.weight, rounding, c.grad_input);
 }
 
-void reference_weight(const Problem &p, const Canonical &c, const Rounding &rounding, const Staged &s) {
+void reference_weight(const Canonical &c, const Rounding &rounding, const Staged &s) {
   // Canonical roles: x is input unless transposed (then gradOutput); dy is the other one.
   const float *x = c.transposed ? s.grad_output : s.input;
   const float *dy = c.transposed ? s.input : s.grad_output;
-  grad_weight(c, x, dy, rounding, lift(p.grad_weight));
+  grad_weight(c, x, dy, rounding, c.grad_weight);
+}
+
+bool cuts_nothing(const View5 &full, const int64_t begin[kSpatial], const int64_t size[kSpatial]) {
+  for (int d = 0; d < kSpatial; ++d) {
+    if (begin[d] != 0 || size[d] != full.shape[2 + d]) return false;
+  }
+  return true;
+}
+
+// The requested outputs' elements outside the reach: no term reaches them, so they are zeros. Written last, when no
+// operand an output may share memory with is read any more.
+void zero_outside_reach(const Problem &p, const Canonical &c) {
+  const int64_t none[kSpatial] = {0, 0, 0};
+  if (p.mask[0]) {
+    const int64_t *begin = c.transposed ? c.y_begin : c.x_begin;
+    const int64_t *size = !c.any_term ? none : c.transposed ? c.y_size : c.x_size;
+    if (!cuts_nothing(c.grad_input_full, begin, size)) zero_fill_outside(c.grad_input_full, begin, size);
+  }
+  if (p.mask[1]) {
+    const int64_t *size = c.any_term ? c.kernel : none;
+    if (!cuts_nothing(c.grad_weight_full, c.k_begin, size)) zero_fill_outside(c.grad_weight_full, c.k_begin, size);
+  }
 }
 
 // Runs one planned GEMM output; false when it must be recomputed by the reference.
@@ -100,24 +126,24 @@ GemmScratch gemm_scratch(const Plan &plan, unsigned char *base) {
   return scratch;
 }
 
-bool run_gemm(const Problem &p, const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
+bool run_gemm(const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
               unsigned char *base) {
   const GemmScratch scratch = gemm_scratch(plan, base);
   switch (o.algorithm) {
     case Algorithm::kDirectData:
-      return direct_data(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_input));
+      return direct_data(c, *plan.kernels.dw, scratch, rounding, c.grad_input);
     case Algorithm::kDepthwiseWeight:
-      return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, lift(p.grad_weight));
+      return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, c.grad_weight);
     case Algorithm::kGemmBackwardData:
-      return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
     case Algorithm::kGemmFlippedForward:
-      return gemm_forward(c, true, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, true, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
     case Algorithm::kGemmForward:
-      return gemm_forward(c, false, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_input));
+      return gemm_forward(c, false, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
     case Algorithm::kGemmWeightShifted:
-      return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
+      return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
     case Algorithm::kGemmWeight:
-      return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, lift(p.grad_weight));
+      return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
     default:
       return false;
   }
@@ -152,12 +178,12 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   const StagingLayout &layout = plan.staging;
   const bool in_plan[3] = {layout.grad_output, layout.input, layout.weight};
   const uint64_t at[3] = {layout.grad_output_at, layout.input_at, layout.weight_at};
-  const TensorArg *args[3] = {&p.grad_output, &p.input, &p.weight};
+  const OperandViews operands(c);
   const float **dst[3] = {&s.grad_output, &s.input, &s.weight};
   for (int i = 0; i < 3; ++i) {
     if (!in_plan[i]) continue;
     float *staged = reinterpret_cast<float *>(base + at[i]);
-    stage_operand(lift(*args[i]), rounding, staged);
+    stage_operand(*operands.views[i], rounding, staged);
     *dst[i] = staged;
   }
 
@@ -166,7 +192,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   // Addresses may have changed since the plan (aclSetInputTensorAddr/aclSetOutputTensorAddr): stage before
   // writing anything.
   if ((gemm_input || gemm_weight_out) && (outputs_alias_operands(p) || tensors_misaligned(p))) {
-    stage_on_heap(p, rounding, gemm_input, gemm_weight_out, &s);
+    stage_on_heap(c, rounding, gemm_input, gemm_weight_out, &s);
     gemm_input = gemm_weight_out = false;
     *outcome = "fallback=aliasing-or-alignment";
   }
@@ -178,35 +204,35 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, plan.kernels.dw->isa, rounding, bias_sums);
   bool input_done = false, weight_done = false;  // by the fused pass
   if (fused) {
-    const DepthwiseFinite fin =
-        depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding, lift(p.grad_input), lift(p.grad_weight),
-                       p.mask[2] ? bias_sums : nullptr);
+    const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding, c.grad_input,
+                                               c.grad_weight, p.mask[2] ? bias_sums : nullptr);
     input_done = fin.grad_input;
     weight_done = fin.grad_weight;
     gemm_input = gemm_weight_out = false;  // what it could not finish goes to the reference
     if (!input_done || !weight_done) {
-      stage_on_heap(p, rounding, !input_done, !weight_done, &s);
+      stage_on_heap(c, rounding, !input_done, !weight_done, &s);
       *outcome = "fallback=non-finite";
     }
   }
-  if (p.mask[0] && !input_done) {
-    if (!gemm_input || !run_gemm(p, plan, plan.grad_input, c, rounding, base)) {
+  if (p.mask[0] && !input_done && c.any_term) {
+    if (!gemm_input || !run_gemm(plan, plan.grad_input, c, rounding, base)) {
       if (gemm_input) {
-        stage_on_heap(p, rounding, true, false, &s);
+        stage_on_heap(c, rounding, true, false, &s);
         *outcome = "fallback=non-finite";
       }
-      reference_input(p, c, rounding, s);
+      reference_input(c, rounding, s);
     }
   }
-  if (p.mask[1] && !weight_done) {
-    if (!gemm_weight_out || !run_gemm(p, plan, plan.grad_weight, c, rounding, base)) {
+  if (p.mask[1] && !weight_done && c.any_term) {
+    if (!gemm_weight_out || !run_gemm(plan, plan.grad_weight, c, rounding, base)) {
       if (gemm_weight_out) {
-        stage_on_heap(p, rounding, false, true, &s);
+        stage_on_heap(c, rounding, false, true, &s);
         *outcome = "fallback=non-finite";
       }
-      reference_weight(p, c, rounding, s);
+      reference_weight(c, rounding, s);
     }
   }
+  zero_outside_reach(p, c);
   if (p.mask[2]) store_grad_bias(bias_sums, c.grad_output.shape[1], rounding, p.grad_bias);
   return ACLNN_SUCCESS;
 }

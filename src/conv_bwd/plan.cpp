@@ -123,19 +123,26 @@ std::string shape_refusal(const Candidate &cand, const Problem &p, const Canonic
     return p.transposed ? "transposed call: gradInput is the forward relation"
                         : "not transposed: gradInput is the backward-data relation";
   }
-  const bool unit = p.stride[0] == 1 && p.stride[1] == 1 && p.stride[2] == 1;
+  // The reduced stride (canonical.hpp): a caller's stride along a dim with one output position is 1 here.
+  const bool unit = unit_stride(c);
   auto stride = [&] {
-    return std::to_string(p.stride[0]) + "x" + std::to_string(p.stride[1]) + "x" + std::to_string(p.stride[2]);
+    return std::to_string(c.stride[0]) + "x" + std::to_string(c.stride[1]) + "x" + std::to_string(c.stride[2]);
   };
   if (cand.algorithm == Algorithm::kGemmFlippedForward && !unit) {
     return "stride " + stride() + " is not 1 (the flipped forward relation would read inserted zeros)";
   }
-  if (cand.algorithm == Algorithm::kGemmWeightShifted && !unit) {
+  const bool phased =
+      !unit && (cand.algorithm == Algorithm::kGemmWeightShifted || cand.algorithm == Algorithm::kDepthwiseWeight ||
+                cand.algorithm == Algorithm::kDirectData);
+  if (phased) {
     const ShiftedGeometry geo(c);
-    const int64_t used = geo.used_phases(c);
-    if (c.kernel_numel() < 2 * used) {
-      return "stride " + stride() + ": " + std::to_string(c.kernel_numel()) + " taps over " + std::to_string(used) +
-             " stride phases (fewer than 2 per phase: no x value to share)";
+    if (!geo.tabled) {
+      return "stride " + stride() + ": more than " + std::to_string(kMaxPhaseCoordinates) +
+             " stride phases along a dim hold taps";
+    }
+    if (cand.algorithm == Algorithm::kGemmWeightShifted && c.kernel_numel() < 2 * geo.phases) {
+      return "stride " + stride() + ": " + std::to_string(c.kernel_numel()) + " taps over " +
+             std::to_string(geo.phases) + " stride phases (fewer than 2 per phase: no x value to share)";
     }
   }
   if (facts.aliased) return "an output shares memory with an operand (only the reference stages first)";
@@ -199,6 +206,8 @@ const char *algorithm_name(Algorithm algorithm) {
       return "gemm_weight";
     case Algorithm::kReference:
       return "reference";
+    case Algorithm::kZeros:
+      return "zeros";
   }
   return "none";
 }
@@ -235,7 +244,11 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   const bool canonical = make_canonical(p, &c, &why);
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
-  if (p.mask[0]) {
+  if (canonical && !c.any_term) {
+    const OutputPlan zeros{Algorithm::kZeros, {}, {}};
+    if (p.mask[0]) plan.grad_input = zeros;
+    if (p.mask[1]) plan.grad_weight = zeros;
+  } else if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
     plan.grad_input = canonical ? choose({{Algorithm::kDirectData, direct_data_blocking, false},
@@ -245,7 +258,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
                                          p, c, kernels, ctx, facts)
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
-  if (p.mask[1]) {
+  if (p.mask[1] && plan.grad_weight.algorithm == Algorithm::kNone) {
     plan.grad_weight = canonical ? choose({{Algorithm::kDepthwiseWeight, depthwise_weight_blocking, false},
                                            {Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
                                            {Algorithm::kGemmWeight, gemm_weight_blocking, false}},
@@ -280,7 +293,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     plan.scratch_at = plan.bytes;
     plan.bytes = plan.scratch_at + plan.slot_bytes * static_cast<uint64_t>(plan.slots);
   }
-  plan.macs = canonical ? call_macs(p, c) : 0;
+  plan.macs = canonical && c.any_term ? call_macs(p, c) : 0;
   plan.on_caller = canonical && plan.macs <= kCallerMacs;
   return plan;
 }

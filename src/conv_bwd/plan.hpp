@@ -26,15 +26,18 @@ enum class Algorithm {
   kGemmForward,
   kGemmWeightShifted,
   kGemmWeight,
-  kReference
+  kReference,
+  kZeros  // no (position, tap) pair of the call reads x: the output is all zeros
 };
 
-const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "none"
+const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "zeros", "none"
 // The fused depthwise pass (Plan::depthwise_fused), skipped by ACLNN_CPU_ALGO=-depthwise_both.
 constexpr const char *kDepthwiseBothName = "depthwise_both";
 
-// One of the GEMM algorithms (not none, not the reference).
-inline bool is_gemm(Algorithm a) { return a != Algorithm::kNone && a != Algorithm::kReference; }
+// One of the GEMM algorithms (not none, not the reference, not zeros).
+inline bool is_gemm(Algorithm a) {
+  return a != Algorithm::kNone && a != Algorithm::kReference && a != Algorithm::kZeros;
+}
 
 // What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
 struct PlanContext {

@@ -50,6 +50,16 @@ struct View5 {
   }
   // Whether every (n, c) plane is one contiguous run of elements (what in-place readers and whole-plane stores need).
   bool contiguous_planes() const { return strides[4] == 1 && dense_from(2); }
+
+  // The sub-view of the spatial box [begin, begin + size) (D, H, W).
+  View5 cut(const int64_t begin[3], const int64_t size[3]) const {
+    View5 v = *this;
+    for (int d = 0; d < 3; ++d) {
+      v.offset += begin[d] * strides[2 + d];
+      v.shape[2 + d] = size[d];
+    }
+    return v;
+  }
 };
 
 // Requires 3 <= tensor.shape.size() <= 5.

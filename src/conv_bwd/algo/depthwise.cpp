@@ -22,6 +22,7 @@
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/parallel.hpp"
+#include "conv_bwd/plan_steps.hpp"
 #include "numerics/batch.hpp"
 
 namespace aclnn_cpu {
@@ -78,7 +79,7 @@ struct Grid3 {
 
 Grid3 grid_3x3(const Canonical &c, const ShiftedGeometry &geo) {
   Grid3 g;
-  if (c.kernel[0] != 1 || c.kernel[1] != 3 || c.kernel[2] != 3 || geo.phases != 1 || geo.dp != 1) return g;
+  if (c.kernel[0] != 1 || c.kernel[1] != 3 || c.kernel[2] != 3 || !geo.unit() || geo.dp != 1) return g;
   g.ld = geo.wp;
   g.dc = c.dilation[2];
   for (int64_t t = 0; t < 9; ++t) {
@@ -219,7 +220,6 @@ struct PhaseTaps {
     int64_t j = 0;
     runs = 0;
     for (int64_t p = 0; p < geo.phases; ++p) {
-      if (!geo.phase_used(c, p)) continue;
       run_begin[runs] = j;
       run_phase[runs++] = p;
       for (int64_t t = 0; t < kk; ++t) {
@@ -229,6 +229,7 @@ struct PhaseTaps {
       }
     }
     run_begin[runs] = j;
+    count_plan_steps(geo.phases * kk);
   }
 };
 
@@ -237,7 +238,7 @@ struct PhaseTaps {
 bool phase_pairs_across(const ShiftedGeometry &geo, const PhaseTaps &pt) {
   if (geo.s[2] != 2 || pt.runs % 2 != 0) return false;
   for (int64_t r = 0; r < pt.runs; r += 2) {
-    if (pt.run_phase[r] % 2 != 0 || pt.run_phase[r + 1] != pt.run_phase[r] + 1) return false;
+    if (!geo.pair_across(pt.run_phase[r]) || pt.run_phase[r + 1] != pt.run_phase[r] + 1) return false;
   }
   return true;
 }
@@ -260,7 +261,7 @@ void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const P
   }
   const int64_t zc = std::max(lo[0], lo[1]), ze = std::min(end[0], end[1]);
   for (int64_t r = 0; r < pt.runs; r += 2) {
-    const int64_t p = pt.run_phase[r], a_d = p / (geo.s[1] * 2), a_h = (p / 2) % geo.s[1];
+    const int64_t p = pt.run_phase[r], a_d = geo.coordinate(0, p), a_h = geo.coordinate(1, p);
     float *half[2] = {xs + r * box, xs + (r + 1) * box};
     // The box rows zh in [zh0, zh1) read x rows inside x, s[1] apart: all of them at once.
     const int64_t zh0 = std::min(std::max<int64_t>(ceil_div(-a_h, geo.s[1]) - geo.u_min[1], 0), geo.hp);
@@ -300,7 +301,7 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
                               const View5 &grad_weight) {
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
   const ShiftedGeometry geo(c);
-  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.used_phases(c);
+  const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.phases;
   const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   const Grid3 grid = grid_3x3(c, geo);
@@ -315,7 +316,7 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
     for (int64_t g = begin; g < end; ++g) {
       std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
-        if (geo.phases == 1) {
+        if (geo.unit()) {
           pack_box(k, c, geo, x, n, g, box, xs);
         } else if (pairs) {
           pack_phase_pairs(k, geo, pt, x, n, g, box, xs, row);
@@ -460,12 +461,27 @@ Canonical phase_problem(const Canonical &c) {
 // terms [m_n·b, m_n·e) for its taps [b, e) = [run_begin[r], run_begin[r + 1]) of PhaseTaps' order, dy channel
 // outermost (term m·(e − b) + i: tap order[b + i] of dy channel m, at shift m·box + its shift in the box). The
 // order of the terms is the order of the sum.
+// dx's phase planes: one per x phase coordinate (a_d, a_h, a_w) with a < min(s, X) per dim (a larger one holds no x
+// position), in that order; run r adds into plane run_plane[r], or into none (-1) when its phase holds no x position.
 struct DataPhases {
   PhaseTaps pt;
   int64_t term_shift[kMaxDwTaps];
+  int64_t x_phases[kSpatial];
+  int64_t run_plane[kMaxDwTaps];
 
   DataPhases(const Canonical &c, const Canonical &f, const ShiftedGeometry &geo, int64_t box) {
-    pt.init(c, ShiftedGeometry(c));
+    const ShiftedGeometry cgeo(c);
+    pt.init(c, cgeo);
+    for (int d = 0; d < kSpatial; ++d) x_phases[d] = std::min(c.stride[d], c.x_size[d]);
+    for (int64_t r = 0; r < pt.runs; ++r) {
+      int64_t a[kSpatial];
+      bool holds_x = true;
+      for (int d = 0; d < kSpatial; ++d) {
+        a[d] = cgeo.coordinate(d, pt.run_phase[r]);
+        holds_x = holds_x && a[d] < x_phases[d];
+      }
+      run_plane[r] = holds_x ? (a[0] * x_phases[1] + a[1]) * x_phases[2] + a[2] : -1;
+    }
     const int64_t m_n = c.cy_per_group;
     for (int64_t r = 0; r < pt.runs; ++r) {
       const int64_t b = pt.run_begin[r], len = pt.run_begin[r + 1] - b;
@@ -507,12 +523,13 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
   const ShiftedGeometry geo(f);
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
-  const int64_t sd = c.stride[0], sh = c.stride[1], sw = c.stride[2], phases = sd * sh * sw;
+  const int64_t sd = c.stride[0], sh = c.stride[1], sw = c.stride[2];
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
   const int64_t q_len = round_up(geo.q_len, kDirectBlock), box = q_len + geo.max_shift, plane = geo.hp * geo.wp;
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
   const bool bf16_out = planes_stored_as_bf16(grad_input, rounding);
   const DataPhases dp(c, f, geo, box);
+  const int64_t nh = dp.x_phases[1], nw = dp.x_phases[2], phases = dp.x_phases[0] * nh * nw;
   const double cost = static_cast<double>(c.batch) * m_n * kk * geo.q_len;
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -527,13 +544,14 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
       for (int64_t n = 0; n < c.batch; ++n) {
         for (int64_t m = 0; m < m_n; ++m) pack_box(k, f, geo, dy, n, g * m_n + m, box, boxes + m * box);
         for (int64_t r = 0; r < dp.pt.runs; ++r) {
+          if (dp.run_plane[r] < 0) continue;
           const int64_t b = m_n * dp.pt.run_begin[r], terms = m_n * dp.pt.run_begin[r + 1] - b;
-          k.taps(boxes, dp.term_shift + b, weights + b, terms, q_len, planes + dp.pt.run_phase[r] * q_len);
+          k.taps(boxes, dp.term_shift + b, weights + b, terms, q_len, planes + dp.run_plane[r] * q_len);
         }
         for (int64_t id = 0; id < xd_n; ++id) {
           const int64_t bf16_plane = bf16_out ? grad_input.index(n, g, 0, 0, 0) : 0;
           for (int64_t a1 = 0; a1 < sh && a1 < xh_n; ++a1) {
-            const float *src = planes + ((id % sd) * sh + a1) * sw * q_len + (id / sd) * plane;
+            const float *src = planes + ((id % sd) * nh + a1) * nw * q_len + (id / sd) * plane;
             const int64_t rows = ceil_div(xh_n - a1, sh);
             if (plain_out) {
               float *dst = static_cast<float *>(grad_input.data) + grad_input.index(n, g, id, a1, 0);
@@ -694,10 +712,10 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
     const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
-    b.slot_floats = q_space_floats(geo, q_len) + geo.used_phases(c) * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
+    b.slot_floats = q_space_floats(geo, q_len) + geo.phases * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
     PhaseTaps pt;
     pt.init(c, geo);
-    if (geo.phases > 1 && phase_pairs_across(geo, pt)) {  // the decoded x rows of one row phase
+    if (!geo.unit() && phase_pairs_across(geo, pt)) {  // the decoded x rows of one row phase
       b.slot_floats += (c.x_size[1] + c.stride[1] - 1) / c.stride[1] * c.x_size[2];
     }
   } else if (unit_stride(c)) {
@@ -710,7 +728,9 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
     // The boxes of the group's dy channels + a plane per stride phase of x (q-space of the phase problem) + the
     // weight rows + the terms' weights + the dx rows of one row phase (woven, then stored together).
     const ShiftedGeometry geo(phase_problem(c));
-    const int64_t q_len = round_up(geo.q_len, kDirectBlock), phases = c.stride[0] * c.stride[1] * c.stride[2];
+    int64_t phases = 1;  // DataPhases' x phase planes
+    for (int d = 0; d < kSpatial; ++d) phases *= std::min(c.stride[d], c.x_size[d]);
+    const int64_t q_len = round_up(geo.q_len, kDirectBlock);
     const int64_t rows = (c.x_size[1] + c.stride[1] - 1) / c.stride[1];
     b.slot_floats = m * (q_len + geo.max_shift) + phases * q_len + 2 * m * kk + rows * c.x_size[2];
   }

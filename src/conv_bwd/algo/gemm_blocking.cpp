@@ -7,6 +7,7 @@
 #include "conv_bwd/algo/im2col.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/shifted_geometry.hpp"
+#include "conv_bwd/plan_steps.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -38,7 +39,9 @@ struct ChunkCost {
 int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads, const ChunkCost &cost) {
   int64_t best = 1;
   double best_time = -1;
-  for (int64_t chunk = 1; chunk <= std::max<int64_t>(1, std::min(max_chunk, total)); ++chunk) {
+  const int64_t last = std::max<int64_t>(1, std::min(max_chunk, total));
+  count_plan_steps(last);
+  for (int64_t chunk = 1; chunk <= last; ++chunk) {
     const int64_t items = units * ceil_div_pos(total, chunk);
     const double rounds = static_cast<double>(ceil_div_pos(items, threads));
     const double late = threads > 1 ? cost.tail * static_cast<double>(chunk) : 0.0;
@@ -57,7 +60,10 @@ int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads,
 template <typename SlotOf>
 int64_t cap_chunk(int64_t max_chunk, SlotOf slot_of) {
   int64_t chunk = std::max<int64_t>(1, max_chunk);
-  while (chunk > 1 && slot_of(chunk) > kMaxSlotFloats) chunk = chunk * 3 / 4;
+  while (chunk > 1 && slot_of(chunk) > kMaxSlotFloats) {
+    chunk = chunk * 3 / 4;
+    count_plan_steps(1);
+  }
   return chunk;
 }
 
@@ -223,7 +229,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t row_chunks = ceil_div_pos(m, b.rows_per_item);
   // At a stride with several taps, B is packed from stride-phase windows of the K block's x channels over the tile
   // (gemm_forward.cpp): one window per phase and channel, as long as the tile's widest q range plus the largest shift.
-  const bool phased = !b.shifted && !unit_stride(c) && c.kernel_numel() > 1;
+  const bool phased = !b.shifted && !unit_stride(c) && c.kernel_numel() > 1 && geo.tabled;
   const int64_t block_channels = phase_window_channels(c.cx_per_group, c.kernel_numel());
   auto window_of = [&](int64_t tile) {
     auto q = [&](int64_t p) {
@@ -231,6 +237,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
       return geo.q(o.od, o.oh, o.ow);
     };
     int64_t widest = 0;
+    count_plan_steps(positions / tile + 1);
     for (int64_t p0 = 0; p0 < positions; p0 += tile)
       widest = std::max(widest, q(std::min(p0 + tile, positions) - 1) - q(p0));
     return widest + 1 + geo.max_shift;

@@ -337,9 +337,8 @@ class ForwardGemm {
   // One x channel's windows of the phases some tap reads; at stride 2 across, both phases of a row from one read.
   void pack_channel_windows(const ForwardTile &t, int64_t channel, const PhaseWindows &pw, float *win) const {
     for (int64_t phase = 0; phase < geo_.phases; ++phase) {
-      if (!geo_.phase_used(f_, phase)) continue;
       float *w = win + phase * b_.phase_window;
-      if (geo_.s[2] == 2 && phase % 2 == 0 && geo_.phase_used(f_, phase + 1)) {
+      if (geo_.pair_across(phase)) {
         pack_phase_window_pair(f_, geo_, x_, rk_, t.n, channel, phase, pw.z0, pw.len, w, w + b_.phase_window, pw.row);
         ++phase;
         continue;

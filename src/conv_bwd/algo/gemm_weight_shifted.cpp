@@ -308,8 +308,7 @@ class ShiftedWeightGemm {
   void pack_window(const Block &blk, int64_t ch, int64_t kcp, float *win, float *row) const {
     const int64_t channel = blk.g * c_.cx_per_group + blk.c0 + ch, len = kcp + geo_.max_shift;
     for (int64_t phase = 0; phase < geo_.phases; ++phase) {
-      if (!geo_.phase_used(c_, phase)) continue;  // no tap reads it
-      if (geo_.s[2] == 2 && phase % 2 == 0 && geo_.phase_used(c_, phase + 1)) {
+      if (geo_.pair_across(phase)) {
         pack_phase_window_pair(c_, geo_, x_, rk_, blk.n, channel, phase, blk.q0, len, win + phase * phase_len_,
                                win + (phase + 1) * phase_len_, row);
         ++phase;

@@ -8,23 +8,31 @@
 // Stride s (per dim) splits x into s phases per dim: tap k reads x[o·s + e], e = k·dil − pb = u·s + a with
 // 0 ≤ a < s, i.e. x[(o + u)·s + a]: phase a's box at o + u. Each phase has its own box (all the same size, Op +
 // the span of u), and a tap is (its phase, a shift inside that phase's box). Stride 1 is the one-phase case.
+// Only the phases some tap reads are kept, numbered in order of their coordinates (a_d, a_h, a_w): the taps of a dim
+// have at most K distinct coordinates a, however large the stride, so phase layouts never grow with the stride.
 #pragma once
 
 #include <cstdint>
 
 #include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/canonical.hpp"
+#include "conv_bwd/plan_steps.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+
+// The most phase coordinates a dim may have for the shifted algorithms (a stride and a kernel both above it, every
+// tap of a different phase: ViT-like patchify kernels, which the shifted layouts gain nothing from).
+constexpr int64_t kMaxPhaseCoordinates = 64;
 
 struct ShiftedGeometry {
   int64_t s[kSpatial] = {1, 1, 1};      // strides
   int64_t u_min[kSpatial] = {0, 0, 0};  // tap 0's offset u, in phase units (the smallest)
   int64_t dp = 1, hp = 1, wp = 1;       // one phase's box
-  int64_t phases = 1;                   // s0·s1·s2 boxes
+  int64_t phases = 1;                   // the phases some tap reads (0 when a dim has too many: tabled false)
   int64_t q_len = 0;                    // q-space positions per sample: the last real one + 1
   int64_t max_shift = 0;                // the largest shift inside a box
+  bool tabled = true;                   // at most kMaxPhaseCoordinates phase coordinates per dim
 
   explicit ShiftedGeometry(const Canonical &c) {
     int64_t extent[kSpatial], span[kSpatial];
@@ -33,16 +41,20 @@ struct ShiftedGeometry {
       u_min[d] = floor_div(-c.pad_begin[d], s[d]);
       span[d] = floor_div((c.kernel[d] - 1) * c.dilation[d] - c.pad_begin[d], s[d]) - u_min[d];
       extent[d] = c.y_size[d] + span[d];
+      tabled = tabled && table_coordinates(c, d);
     }
     dp = extent[0];
     hp = extent[1];
     wp = extent[2];
-    phases = s[0] * s[1] * s[2];
+    phases = tabled ? count_[0] * count_[1] * count_[2] : 0;
     q_len = ((c.y_size[0] - 1) * hp + (c.y_size[1] - 1)) * wp + c.y_size[2];
     max_shift = (span[0] * hp + span[1]) * wp + span[2];
   }
 
-  // The shift of flat tap κ (over kD, kH, kW) inside its phase's box, and that phase (flat over the dims).
+  // Whether every stride is 1: one phase, x's coordinates are the box's moved by u_min.
+  bool unit() const { return s[0] == 1 && s[1] == 1 && s[2] == 1; }
+
+  // The shift of flat tap κ (over kD, kH, kW) inside its phase's box, and that phase's number (tabled only).
   int64_t shift(const Canonical &c, int64_t kappa) const {
     int64_t u[kSpatial], a[kSpatial];
     split(c, kappa, u, a);
@@ -51,32 +63,22 @@ struct ShiftedGeometry {
   int64_t phase(const Canonical &c, int64_t kappa) const {
     int64_t u[kSpatial], a[kSpatial];
     split(c, kappa, u, a);
-    return (a[0] * s[1] + a[1]) * s[2] + a[2];
+    return (rank(0, a[0]) * count_[1] + rank(1, a[1])) * count_[2] + rank(2, a[2]);
   }
 
-  // Whether some tap reads phase `phase` (the taps are a product over the dims, so per dim).
-  bool phase_used(const Canonical &c, int64_t phase) const {
-    const int64_t a[kSpatial] = {phase / (s[1] * s[2]), (phase / s[2]) % s[1], phase % s[2]};
-    for (int d = 0; d < kSpatial; ++d) {
-      if (!coordinate_used(c, d, a[d])) return false;
-    }
-    return true;
+  // Phase `phase`'s coordinate a along dim d (its x columns are (z + u_min)·s + a).
+  int64_t coordinate(int d, int64_t phase) const {
+    const int64_t at[kSpatial] = {phase / (count_[1] * count_[2]), (phase / count_[2]) % count_[1], phase % count_[2]};
+    return coordinate_[d][at[d]];
   }
+
+  // Whether `phase` and phase + 1 are the pair across of stride 2 across (coordinates a_w 0 and 1, the rest equal),
+  // which pack_phase_window_pair packs from one read of each x row.
+  bool pair_across(int64_t phase) const { return s[2] == 2 && count_[2] == 2 && phase % 2 == 0; }
 
   // Floats of the x row that a pair of stride-2 phases across is decoded through (pack_phase_window_pair; 0 at other
   // strides): part of gemm_weight_shifted's slot.
   int64_t pair_row_floats(const Canonical &c) const { return s[2] == 2 ? c.x_size[2] : 0; }
-
-  // How many phases some tap reads.
-  int64_t used_phases(const Canonical &c) const {
-    int64_t used = 1;
-    for (int d = 0; d < kSpatial; ++d) {
-      int64_t n = 0;
-      for (int64_t a = 0; a < s[d]; ++a) n += coordinate_used(c, d, a) ? 1 : 0;
-      used *= n;
-    }
-    return used;
-  }
 
   // Whether q-space has no junk before its last real y position (a single row, or rows as wide as the box and, with
   // several depths, planes as high): q = (od·Hp + oh)·Wp + ow is then the offset of y position (od, oh, ow) in its
@@ -92,12 +94,36 @@ struct ShiftedGeometry {
   int64_t x_at(int d, int64_t z, int64_t a) const { return (z + u_min[d]) * s[d] + a; }
 
  private:
-  bool coordinate_used(const Canonical &c, int d, int64_t a) const {
+  int64_t coordinate_[kSpatial][kMaxPhaseCoordinates] = {};  // the coordinates a some tap reads, ascending
+  int64_t count_[kSpatial] = {1, 1, 1};
+
+  int64_t coordinate_of(const Canonical &c, int d, int64_t k) const {
+    const int64_t e = k * c.dilation[d] - c.pad_begin[d];
+    return e - floor_div(e, s[d]) * s[d];
+  }
+
+  // Collects dim d's coordinates (sorted, distinct): false when there are more than the table holds.
+  bool table_coordinates(const Canonical &c, int d) {
+    int64_t n = 0;
     for (int64_t k = 0; k < c.kernel[d]; ++k) {
-      const int64_t e = k * c.dilation[d] - c.pad_begin[d];
-      if (e - floor_div(e, s[d]) * s[d] == a) return true;
+      const int64_t a = coordinate_of(c, d, k);
+      int64_t i = 0;
+      while (i < n && coordinate_[d][i] < a) ++i;
+      if (i < n && coordinate_[d][i] == a) continue;
+      if (n == kMaxPhaseCoordinates) return false;
+      for (int64_t j = n; j > i; --j) coordinate_[d][j] = coordinate_[d][j - 1];
+      coordinate_[d][i] = a;
+      ++n;
     }
-    return false;
+    count_plan_steps(c.kernel[d]);
+    count_[d] = n;
+    return true;
+  }
+
+  int64_t rank(int d, int64_t a) const {
+    int64_t i = 0;
+    while (coordinate_[d][i] != a) ++i;
+    return i;
   }
 
   void split(const Canonical &c, int64_t kappa, int64_t u[kSpatial], int64_t a[kSpatial]) const {

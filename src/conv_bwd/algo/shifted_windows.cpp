@@ -64,12 +64,12 @@ void pack_whole_box(const Canonical &c, const ShiftedGeometry &geo, const Operan
 
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
                        int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
-  if (geo.phases == 1 && z0 == 0 && len >= geo.dp * geo.hp * geo.wp) {
+  if (geo.unit() && z0 == 0 && len >= geo.dp * geo.hp * geo.wp) {
     pack_whole_box(c, geo, x, n, channel, len, win);
     return;
   }
   const View5 &v = x.view();
-  const int64_t a_d = phase / (geo.s[1] * geo.s[2]), a_h = (phase / geo.s[2]) % geo.s[1], a_w = phase % geo.s[2];
+  const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase), a_w = geo.coordinate(2, phase);
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
   // The box columns whose x column (z + u_min)·s + a lies inside x.
   const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
@@ -95,7 +95,7 @@ void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, cons
                             const DwRowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
                             float *win_even, float *win_odd, float *row) {
   const View5 &v = x.view();
-  const int64_t a_d = phase / (geo.s[1] * geo.s[2]), a_h = (phase / geo.s[2]) % geo.s[1];
+  const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase);
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2], u = geo.u_min[2];
   const bool direct = v.dtype == ACL_FLOAT && v.strides[4] == 1;
   // Phase a's box columns z read x column (z + u)·2 + a: inside x for z in [z_lo[a], z_end[a]).

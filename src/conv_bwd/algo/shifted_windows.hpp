@@ -49,12 +49,13 @@ void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t cou
 // v[0 .. count) = 0, cheap for the short runs of a row's padding.
 void zero_floats(float *v, int64_t count);
 
-// win[0 .. len) = phase `phase`'s box of x channel `channel` of sample n over box positions [z0, z0 + len),
-// rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.
+// win[0 .. len) = phase `phase`'s (ShiftedGeometry's numbering) box of x channel `channel` of sample n over box
+// positions [z0, z0 + len), rounded (zeros in the padding and past the box). The geometry is geo's, computed from c.
 void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
                        int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win);
 
-// pack_phase_window for a pair of phases across at stride 2 across (`phase` even, and phase + 1): the same values in
+// pack_phase_window for a pair of phases across at stride 2 across (ShiftedGeometry::pair_across: `phase` and
+// phase + 1): the same values in
 // the same layouts, with each x row read once and split into its even and odd columns by the row kernel instead of
 // gathered by stride once per phase. `row` holds x's width in floats (a decoded row, when x's rows are not FP32 and
 // dense).

@@ -24,5 +24,24 @@ void zero_fill(const TensorArg &tensor) {
   }
 }
 
+void zero_fill_outside(const View5 &v, const int64_t begin[3], const int64_t size[3]) {
+  bool empty_box = false;
+  for (int d = 0; d < 3; ++d) empty_box = empty_box || size[d] <= 0;
+  auto zero = [&](int64_t at) { store_value(v.data, v.dtype, at, 0.0f, Fp8Overflow::kSaturate); };
+  auto inside = [&](int d, int64_t i) { return !empty_box && i >= begin[d] && i < begin[d] + size[d]; };
+  for (int64_t a = 0; a < v.shape[0]; ++a) {
+    for (int64_t b = 0; b < v.shape[1]; ++b) {
+      for (int64_t d = 0; d < v.shape[2]; ++d) {
+        for (int64_t h = 0; h < v.shape[3]; ++h) {
+          const bool row_inside = inside(0, d) && inside(1, h);
+          for (int64_t w = 0; w < v.shape[4]; ++w) {
+            if (!row_inside || !inside(2, w)) zero(v.index(a, b, d, h, w));
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -740,7 +740,7 @@ inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, 
         i = even;
       }
     }
-    for (int64_t a = 0; a < s; ++a) {
+    for (int64_t a = 0; a < s && a < n; ++a) {  // (a stride past the row: its columns a < n only)
       const float *from = src + a * plane;
       for (int64_t z = i / s, col = i + a; col < n; ++z, col += s) {
         scalar_any |= special_bit(from[z]);
