@@ -313,12 +313,17 @@ bool fitted_grad_output(const Tensor &input, const Tensor &weight, const std::ve
       (transposed && out_pad.size() != spatial && !(rank == 4 && out_pad.size() == 4))) {
     return false;
   }
-  *dims = {input.dims[0], transposed ? weight.dims[1] * groups : weight.dims[0]};
+  const Wide channels = transposed ? Wide{weight.dims[1]} * groups : Wide{weight.dims[0]};
+  if (input.dims[0] < 0 || input.dims[0] > 64 || channels < 0 || channels > 64) return false;
+  *dims = {input.dims[0], static_cast<int64_t>(channels)};
   for (size_t d = 0; d < spatial; ++d) {
     const Wide x = input.dims[2 + d], k = weight.dims[2 + d], s = stride[d], dil = dilation[d];
     const Wide pb = four ? padding[2 * d] : padding[d], pe = four ? padding[2 * d + 1] : padding[d];
     const Wide op = transposed ? out_pad[d] : 0;
-    if (s < 1 || dil < 1 || pb < 0 || pe < 0 || k < 1 || x < 1) return false;
+    // (Sizes past 2^40 would not fit a buffer anyway; below it no sum of these products leaves 128 bits.)
+    if (s < 1 || dil < 1 || pb < 0 || pe < 0 || k < 1 || x < 1 || k > (Wide{1} << 40) || x > (Wide{1} << 40)) {
+      return false;
+    }
     const Wide y =
         transposed ? (x - 1) * s - pb - pe + dil * (k - 1) + op + 1 : (x + pb + pe - dil * (k - 1) - 1) / s + 1;
     if (y < 1 || y > 64) return false;
