@@ -52,6 +52,9 @@ int get_workspace_size(const conv_bwd::Args &args, uint64_t *workspaceSize, aclO
   aclOpExecutor *created = nullptr;
   try {
     operation = std::make_shared<ConvBackwardOperation>(std::move(problem));
+    if (!operation->unplannable().empty()) {
+      return param_error(ACLNN_ERR_PARAM_INVALID, kPhase1, operation->unplannable() + ".");
+    }
     created = create_executor(operation);
   } catch (const std::bad_alloc &) {
     return inner_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kPhase1, "out of host memory while creating the executor");

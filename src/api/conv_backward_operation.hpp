@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
@@ -19,6 +20,8 @@ class ConvBackwardOperation : public Operation {
   explicit ConvBackwardOperation(conv_bwd::Problem problem);
 
   uint64_t workspace_size() const override { return plan_.bytes; }
+  // Why the validated call cannot be planned (conv_bwd::Plan::unplannable), or "".
+  const std::string &unplannable() const { return plan_.unplannable; }
   int run(void *workspace, uint64_t workspace_size) override;
 
   // Inputs are numbered as in the API: 0 gradOutput, 1 input, 2 weight; outputs 0 gradInput, 1 gradWeight,

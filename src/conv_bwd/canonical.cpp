@@ -118,7 +118,8 @@ bool cut_to_reach(const Problem &p, Canonical *c, std::string *error) {
     const DimRelation dim{c->x_size[d], c->y_size[d], c->kernel[d], c->stride[d], c->dilation[d], c->pad_begin[d]};
     if (!reduce_dim(dim, &reach[d])) {
       *error = std::string("along ") + (p.rank == 3 ? "L" : kDimNames[d]) +
-               " the stride, dilation and padding pair positions and taps across more than 2^60 elements";
+               " the stride, dilation and padding pair positions and taps across more than 2^60 elements, more than "
+               "aclnn-cpu indexes";
       return false;
     }
     c->any_term = c->any_term && reach[d].any;
@@ -141,16 +142,16 @@ bool cut_to_reach(const Problem &p, Canonical *c, std::string *error) {
   c->y = c->y.cut(c->y_begin, y_size);
   c->w = c->w.cut(c->k_begin, k_size);
   if (p.mask[0]) {
-    c->grad_input =
-        p.transposed ? c->grad_input_full.cut(c->y_begin, y_size) : c->grad_input_full.cut(c->x_begin, x_size);
+    c->grad_input = p.transposed ? c->grad_input.cut(c->y_begin, y_size) : c->grad_input.cut(c->x_begin, x_size);
   }
-  if (p.mask[1]) c->grad_weight = c->grad_weight_full.cut(c->k_begin, k_size);
+  if (p.mask[1]) c->grad_weight = c->grad_weight.cut(c->k_begin, k_size);
   return true;
 }
 
 }  // namespace
 
-bool make_canonical(const Problem &p, Canonical *c, std::string *error) {
+bool make_canonical(const Problem &p, Canonical *c, std::string *error, bool *beyond_reach) {
+  if (beyond_reach != nullptr) *beyond_reach = false;
   if (p.rank < 3 || p.rank > 5) {
     *error = "rank " + std::to_string(p.rank) + " is not 3, 4 or 5";
     return false;
@@ -182,9 +183,13 @@ bool make_canonical(const Problem &p, Canonical *c, std::string *error) {
     out.dilation[d] = p.dilation[d];
     out.pad_begin[d] = p.pad_begin[d];
   }
-  if (p.mask[0]) out.grad_input = out.grad_input_full = lift(p.grad_input);
-  if (p.mask[1]) out.grad_weight = out.grad_weight_full = lift(p.grad_weight);
-  if (!cut_to_reach(p, &out, error)) return false;
+  if (p.mask[0]) out.grad_input = lift(p.grad_input);
+  if (p.mask[1]) out.grad_weight = lift(p.grad_weight);
+  // (gradBias alone reads gradOutput whole: no reach to cut.)
+  if ((p.mask[0] || p.mask[1]) && !cut_to_reach(p, &out, error)) {
+    if (beyond_reach != nullptr) *beyond_reach = true;
+    return false;
+  }
   *c = out;
   return true;
 }

@@ -45,8 +45,7 @@ struct Canonical {
   // sizes, attributes and views above are the caller's.
   bool any_term = true;
   int64_t x_begin[kSpatial] = {0, 0, 0}, y_begin[kSpatial] = {0, 0, 0}, k_begin[kSpatial] = {0, 0, 0};
-  View5 grad_input, grad_weight;            // cut (gradInput as x, or as y when transposed), when requested
-  View5 grad_input_full, grad_weight_full;  // as passed, when requested
+  View5 grad_input, grad_weight;  // cut (gradInput as x, or as y when transposed), when requested
 
   int64_t x_channels() const { return groups * cx_per_group; }
   int64_t y_channels() const { return groups * cy_per_group; }
@@ -57,7 +56,8 @@ struct Canonical {
 // algorithms rely on for memory safety (ranks, channel and group relations, output shapes, supported dtypes), so
 // that a validation slip becomes an error instead of an out-of-bounds access, and that the reach is within
 // kMaxReach: on failure returns false and says why.
-bool make_canonical(const Problem &problem, Canonical *canonical, std::string *error);
+// *beyond_reach (when given) tells the one failure that a valid call can meet: a reach past kMaxReach.
+bool make_canonical(const Problem &problem, Canonical *canonical, std::string *error, bool *beyond_reach = nullptr);
 
 // The call as a descriptor (shapes taken from the tensors; pads, attributes and settings from the problem).
 ConvDesc desc_of(const Problem &problem);

@@ -41,8 +41,6 @@ int check_deterministic(const Call &call);
 int check_empty_path(const Call &call);
 // V12–V14: what the real op rejects on its compute path.
 int check_compute_path(const Call &call);
-// Ours: the reach of the sums along every dim is indexable (reach.hpp), on the normalised problem.
-int check_reach(const Problem &problem);
 // Strict mode: the emulated product's documented hardware limits (SPEC §2.4c), on the normalised problem.
 int check_strict(const Call &call, const Problem &problem);
 

@@ -108,11 +108,13 @@ void zero_outside_reach(const Problem &p, const Canonical &c) {
   if (p.mask[0]) {
     const int64_t *begin = c.transposed ? c.y_begin : c.x_begin;
     const int64_t *size = !c.any_term ? none : c.transposed ? c.y_size : c.x_size;
-    if (!cuts_nothing(c.grad_input_full, begin, size)) zero_fill_outside(c.grad_input_full, begin, size);
+    const View5 full = lift(p.grad_input);
+    if (!cuts_nothing(full, begin, size)) zero_fill_outside(full, begin, size);
   }
   if (p.mask[1]) {
     const int64_t *size = c.any_term ? c.kernel : none;
-    if (!cuts_nothing(c.grad_weight_full, c.k_begin, size)) zero_fill_outside(c.grad_weight_full, c.k_begin, size);
+    const View5 full = lift(p.grad_weight);
+    if (!cuts_nothing(full, c.k_begin, size)) zero_fill_outside(full, c.k_begin, size);
   }
 }
 

@@ -241,7 +241,9 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Canonical c;
   std::string why;
   // An inconsistent problem gets no fast path; execute() reports it.
-  const bool canonical = make_canonical(p, &c, &why);
+  bool beyond_reach = false;
+  const bool canonical = make_canonical(p, &c, &why, &beyond_reach);
+  if (beyond_reach) plan.unplannable = why;
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {

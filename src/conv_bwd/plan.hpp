@@ -69,6 +69,9 @@ struct Plan {
   uint64_t slot_bytes = 0;
   uint64_t bytes = 0;  // the whole workspace
   double macs = 0;     // multiply-adds of the requested outputs (gradBias: one add per gradOutput element)
+  // Why the call cannot be planned, or "": a valid call whose reach exceeds kMaxReach (reach.hpp), which
+  // GetWorkspaceSize reports with 161002 (canonical.hpp).
+  std::string unplannable;
   // Small enough that handing the call to the stream's thread and back costs more than computing it: the launch
   // runs it on the calling thread when the stream is idle (issue 5: small problems stay on the calling thread).
   bool on_caller = false;

@@ -8,9 +8,13 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
+// Counted only while counting is on (tests), so that calls pay one relaxed load, not a thread-local access.
 void count_plan_steps(int64_t steps);
 
-// The steps counted on this thread since it started.
+// Turns counting on or off for every thread (off at start).
+void set_plan_step_counting(bool on);
+
+// The steps counted on this thread while counting was on.
 int64_t plan_steps();
 
 }  // namespace conv_bwd

@@ -3,8 +3,8 @@
 //   V1 nulls → V2 dtypes → V3 8-bit (950) → V4 formats → [views: shapes/strides well formed] → V5 attributes
 //   (array lengths first) → V6 cubeMathType → V7 empty short-circuit → V8 shapes → [memory: data, extents,
 //   allocation bounds] → V9 channels/groups → V10 spatial sizes (+ our 1-D/2-D rule) → V11 deterministic →
-//   E1–E3 empty path | V12–V14 compute path → [reach: the reduced relation is indexable] → strict mode (off by
-//   default).
+//   E1–E3 empty path | V12–V14 compute path → strict mode (off by default). (The reach of the sums, which the plan
+//   computes, is checked by GetWorkspaceSize after validation: conv_bwd/plan.hpp, Plan::unplannable.)
 #include "conv_bwd/validate.hpp"
 
 #include <utility>
@@ -57,7 +57,6 @@ int validate(const Args &args, Problem *problem) {
 
   Problem normalised;
   normalise(call, &normalised);
-  if (int reach_status = check_reach(normalised)) return reach_status;
   if (int strict_status = check_strict(call, normalised)) return strict_status;
   *problem = std::move(normalised);
   return ACLNN_SUCCESS;

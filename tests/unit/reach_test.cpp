@@ -203,6 +203,7 @@ TEST(Reach, RandomRelationsOverTheWholeRange) {
 }
 
 TEST(Reach, CostsOneStepPerTapWhateverTheAttributes) {
+  aclnn_cpu::conv_bwd::set_plan_step_counting(true);
   const int64_t before = aclnn_cpu::conv_bwd::plan_steps();
   DimReach reach;
   ASSERT_TRUE(reduce_dim(DimRelation{6, 1, 3, kMax, kMax, 0}, &reach));
@@ -210,6 +211,7 @@ TEST(Reach, CostsOneStepPerTapWhateverTheAttributes) {
   ASSERT_TRUE(reduce_dim(DimRelation{6, 1, 3, 4, 1, 0}, &reach));
   EXPECT_EQ(aclnn_cpu::conv_bwd::plan_steps() - before - extreme, extreme);
   EXPECT_EQ(extreme, 3);
+  aclnn_cpu::conv_bwd::set_plan_step_counting(false);
 }
 
 }  // namespace

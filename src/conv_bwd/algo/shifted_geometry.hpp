@@ -94,7 +94,9 @@ struct ShiftedGeometry {
   int64_t x_at(int d, int64_t z, int64_t a) const { return (z + u_min[d]) * s[d] + a; }
 
  private:
-  int64_t coordinate_[kSpatial][kMaxPhaseCoordinates] = {};  // the coordinates a some tap reads, ascending
+  // The coordinates a some tap reads, ascending: count_[d] of them written (the rest never read, not cleared: planning
+  // builds several geometries per call).
+  int64_t coordinate_[kSpatial][kMaxPhaseCoordinates];
   int64_t count_[kSpatial] = {1, 1, 1};
 
   int64_t coordinate_of(const Canonical &c, int d, int64_t k) const {
