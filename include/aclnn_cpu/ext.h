@@ -37,6 +37,11 @@ ACL_FUNC_VISIBILITY aclError aclnnCpuSetThreadNumThreads(int32_t numThreads);
 ACL_FUNC_VISIBILITY aclError aclnnCpuSetStrict(bool strict);
 ACL_FUNC_VISIBILITY bool aclnnCpuGetStrict(void);
 
+/* What is alive in the process, for leak checks: "aclTensor 2, aclOpExecutor 1, memory blocks 3, device bytes 96,
+ * ..." (aclnn objects, data buffers, streams, events, contexts, memory blocks, device bytes, aclInit and device
+ * references), or "nothing". The text stays valid until this thread's next call of the function. */
+ACL_FUNC_VISIBILITY const char *aclnnCpuGetLiveObjects(void);
+
 /* Library version as "MAJOR.MINOR.PATCH". */
 ACL_FUNC_VISIBILITY const char *aclnnCpuGetVersion(void);
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "api/diagnostics.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 
@@ -117,6 +118,16 @@ bool aclnnCpuGetStrict(void) {
   } catch (...) {
     return false;
   }
+}
+
+const char *aclnnCpuGetLiveObjects(void) {
+  thread_local std::string text;
+  try {
+    text = aclnn_cpu::live_objects().describe();
+  } catch (...) {
+    text = "unknown (out of memory)";
+  }
+  return text.c_str();
 }
 
 const char *aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
