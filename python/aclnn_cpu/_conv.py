@@ -106,28 +106,23 @@ def _operand(name: str, x: object, kind: str, dtypes: Mapping[str, str]) -> _Ope
     if kind == "numpy":
         if not isinstance(x, np.ndarray):
             raise TypeError(f"{name}: expected a numpy array like grad_output, got {type(x).__name__}")
-        own = _dtypes.of_numpy(x.dtype)
-        held = np.dtype(wanted.numpy) if wanted is not None else None
-        if wanted is not None and x.dtype != held:
-            raise TypeError(f"{name}: dtypes[{name!r}] is {wanted.name}, held in numpy as {held}, but the array "
-                            f"is {x.dtype}")
-        dtype = wanted or own
-        if dtype is None:
-            raise TypeError(f"{name}: numpy dtype {x.dtype} is not accepted; expected float32 or float16 (bfloat16 "
-                            "as uint16 bits and the 8-bit formats as uint8 with dtypes=)")
-        return _numpy_operand(name, x, dtype)
-    if not _is_torch_tensor(x):
-        raise TypeError(f"{name}: expected a torch tensor like grad_output, got {type(x).__name__}")
-    torch_name = str(x.dtype).replace("torch.", "")
-    own = _dtypes.of_torch_name(torch_name)
-    if wanted is not None and torch_name != wanted.torch:
-        raise TypeError(f"{name}: dtypes[{name!r}] is {wanted.name}, held in torch as {wanted.torch}, but the "
-                        f"tensor is {torch_name}")
+        held, own, make = str(x.dtype), _dtypes.of_numpy(x.dtype), _numpy_operand
+        wanted_held = wanted.numpy if wanted is not None else None
+        accepted = "float32 or float16 (bfloat16 as uint16 bits and the 8-bit formats as uint8 with dtypes=)"
+    else:
+        if not _is_torch_tensor(x):
+            raise TypeError(f"{name}: expected a torch tensor like grad_output, got {type(x).__name__}")
+        held = str(x.dtype).replace("torch.", "")
+        own, make = _dtypes.of_torch_name(held), _torch_operand
+        wanted_held = wanted.torch if wanted is not None else None
+        accepted = "float32, float16 or bfloat16 (the 8-bit formats as uint8 with dtypes=)"
+    if wanted is not None and held != wanted_held:
+        raise TypeError(f"{name}: dtypes[{name!r}] is {wanted.name}, held in {kind} as {wanted_held}, but it is "
+                        f"{held}")
     dtype = wanted or own
     if dtype is None:
-        raise TypeError(f"{name}: torch dtype {torch_name} is not accepted; expected float32, float16 or bfloat16 "
-                        "(the 8-bit formats as uint8 with dtypes=)")
-    return _torch_operand(name, x, dtype)
+        raise TypeError(f"{name}: {kind} dtype {held} is not accepted; expected {accepted}")
+    return make(name, x, dtype)
 
 
 def _int_list(name: str, value: object, length: int) -> List[int]:

@@ -11,6 +11,7 @@
 #include "aclnn_cpu/ext.h"
 #include "conformance_harness.hpp"
 #include "core/config.hpp"
+#include "runtime_fixture.hpp"
 
 namespace conformance {
 namespace {
@@ -23,33 +24,24 @@ struct ClearThreadOverrides {
   }
 };
 
-class ExtThreadOverride : public ::testing::Test {
+class ExtThreadOverride : public runtime_test::RuntimeTest {
  protected:
   void SetUp() override {
-    saved_ = aclnn_cpu::settings();
-    const aclError init = aclInit(nullptr);
-    ASSERT_TRUE(init == ACL_SUCCESS || init == ACL_ERROR_REPEAT_INITIALIZE) << init;
-    initialised_ = init == ACL_SUCCESS;
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    RuntimeTest::SetUp();
     aclnn_cpu::set_product(aclnn_cpu::Product::kAscend910B);
     aclnn_cpu::set_num_threads(1);
   }
   void TearDown() override {
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-    if (initialised_) {
-      EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
-    }
     set_verbose(false);
-    aclnn_cpu::set_product(saved_.product);
-    aclnn_cpu::set_num_threads(saved_.num_threads);
+    RuntimeTest::TearDown();
   }
 
   // ACLNN_CPU_VERBOSE is read with the rest of the environment, which also resets product and threads.
   void set_verbose(bool on) {
     if (on) {
       setenv("ACLNN_CPU_VERBOSE", "1", 1);
-    } else if (saved_.verbose > 0) {
-      setenv("ACLNN_CPU_VERBOSE", std::to_string(saved_.verbose).c_str(), 1);
+    } else if (saved_verbose_ > 0) {
+      setenv("ACLNN_CPU_VERBOSE", std::to_string(saved_verbose_).c_str(), 1);
     } else {
       unsetenv("ACLNN_CPU_VERBOSE");
     }
@@ -59,9 +51,9 @@ class ExtThreadOverride : public ::testing::Test {
     aclnn_cpu::set_num_threads(1);
   }
 
+  runtime_test::SettingsKeeper keep_;  // puts product and threads back after TearDown's reload of the environment
+  const int saved_verbose_ = aclnn_cpu::settings().verbose;
   ClearThreadOverrides clear_;
-  aclnn_cpu::Settings saved_;
-  bool initialised_ = false;
 };
 
 // GetWorkspaceSize on the calling thread, with whatever settings it has.
