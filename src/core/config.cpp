@@ -214,12 +214,11 @@ bool parse_product(const std::string &name, Product *out) {
 
 Settings settings() {
   SettingsStore &s = store();
-  Settings now;
-  {
+  Settings now = [&s] {
     std::lock_guard<std::mutex> lock(s.mutex);
     ensure_loaded_locked(s);
-    now = s.value;
-  }
+    return s.value;
+  }();
   if (t_override.has_product) now.product = t_override.product;
   if (t_override.num_threads != kNoThreadOverride) now.num_threads = t_override.num_threads;
   return now;
