@@ -25,7 +25,7 @@ INPUTS = ("grad_output", "input", "weight")
 OUTPUTS = ("grad_input", "grad_weight", "grad_bias")
 _FORMATS = {3: 47, 4: 0, 5: 30}  # ACL_FORMAT_NCL, ACL_FORMAT_NCHW, ACL_FORMAT_NCDHW by rank
 _FORMAT_ND = 2
-_ALIGN = 512  # CANN aligns device buffers to 512 bytes; every tensor of a call starts on such a boundary
+_ALIGN = 512  # each tensor in a call's device block starts on such a boundary (CANN's kernels want aligned data)
 CUBE_MATH_TYPES = {"KEEP_DTYPE": 0, "ALLOW_FP32_DOWN_PRECISION": 1, "USE_FP16": 2, "USE_HF32": 3}
 
 Array = Any  # numpy.ndarray or torch.Tensor
