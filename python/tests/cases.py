@@ -107,6 +107,8 @@ BITWISE_CASES = [
     Case("2d_transposed_hif8_950", (1, 8, 4, 4), (8, 4, 2, 2), [2, 2], [0, 0], [1, 1], transposed=True,
          output_padding=[0, 0], mask=(True, False, False), soc="Ascend950",
          dtypes=("hifloat8",) * 4 + (None, None)),
+    Case("2d_e4m3_grad_input_950", (1, 4, 5, 5), (4, 4, 3, 3), [1, 1], [1, 1], [1, 1], mask=(True, False, False),
+         soc="Ascend950", dtypes=("float8_e4m3fn",) * 4 + (None, None)),
     Case("empty_batch_950", (0, 1, 1), (1, 1, 1), [1], [0], [1], transposed=True, output_padding=[0],
          dtypes=F16, soc="Ascend950"),
 ] + [
