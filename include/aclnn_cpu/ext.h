@@ -22,9 +22,25 @@ ACL_FUNC_VISIBILITY const char *aclnnCpuGetSoc(void);
 ACL_FUNC_VISIBILITY aclError aclnnCpuSetNumThreads(int32_t numThreads);
 ACL_FUNC_VISIBILITY int32_t aclnnCpuGetNumThreads(void);
 
+/* The calling thread's own product and thread count, for programs that make calls with different settings on
+ * different threads at once (the process-wide setters above would race). While set, each replaces the process-wide
+ * value in what this thread does: aclnnConvolutionBackwardGetWorkspaceSize validates and plans with it, and
+ * aclnnCpuGetSoc, aclnnCpuGetNumThreads and aclrtGetSocName report it. An executor keeps the product and thread
+ * count of its GetWorkspaceSize call: its launch computes with them whichever thread runs it and whatever the
+ * settings are by then. aclnnCpuSetThreadSoc(NULL) and aclnnCpuSetThreadNumThreads(-1) remove the override (the
+ * process-wide setting applies again); another invalid value returns ACL_ERROR_INVALID_PARAM and keeps the current
+ * one. Not inherited by threads the program creates. */
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetThreadSoc(const char *socName);
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetThreadNumThreads(int32_t numThreads);
+
 /* Strict mode: additionally reject what the emulated product's hardware cannot run (561103). */
 ACL_FUNC_VISIBILITY aclError aclnnCpuSetStrict(bool strict);
 ACL_FUNC_VISIBILITY bool aclnnCpuGetStrict(void);
+
+/* What is alive in the process, for leak checks: "aclTensor 2, aclOpExecutor 1, memory blocks 3, device bytes 96,
+ * ..." (aclnn objects, data buffers, streams, events, contexts, memory blocks, device bytes, aclInit and device
+ * references), or "nothing". The text stays valid until this thread's next call of the function. */
+ACL_FUNC_VISIBILITY const char *aclnnCpuGetLiveObjects(void);
 
 /* Library version as "MAJOR.MINOR.PATCH". */
 ACL_FUNC_VISIBILITY const char *aclnnCpuGetVersion(void);

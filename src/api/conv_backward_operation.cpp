@@ -6,6 +6,7 @@
 #include "api/api_util.hpp"
 #include "conv_bwd/execute.hpp"
 #include "core/checked.hpp"
+#include "core/config.hpp"
 #include "core/dtype.hpp"
 #include "runtime/runtime.hpp"
 
@@ -56,8 +57,10 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 
 }  // namespace
 
-ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
-    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {
+ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem) : problem_(std::move(problem)) {
+  const conv_bwd::PlanContext context = conv_bwd::current_plan_context();
+  plan_ = conv_bwd::make_plan(problem_, context);
+  threads_ = context.threads;
   record_blocks();
 }
 
@@ -111,6 +114,7 @@ int ConvBackwardOperation::check_memory(const char *api) const {
 }
 
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
+  const ScopedThreadNumThreads planned(threads_);
   return conv_bwd::execute(problem_, plan_, workspace, workspace_size);
 }
 

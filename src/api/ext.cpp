@@ -1,8 +1,9 @@
-// aclnn_cpu/ext.h: run-time access to the process-wide settings of core/config.hpp.
+// aclnn_cpu/ext.h: run-time access to the settings of core/config.hpp (process-wide and per thread).
 #include "aclnn_cpu/ext.h"
 
 #include <string>
 
+#include "api/diagnostics.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 
@@ -20,6 +21,19 @@ aclError invalid(const std::string &message) {
   return ACL_ERROR_INVALID_PARAM;
 }
 
+aclError parse_soc(const char *api, const char *socName, aclnn_cpu::Product *product) {
+  if (aclnn_cpu::parse_product(socName, product)) return ACL_SUCCESS;
+  return invalid(std::string(api) + ": socName \"" + socName +
+                 "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, Ascend910, "
+                 "Ascend310P (the current product is kept)");
+}
+
+aclError check_num_threads(const char *api, int32_t numThreads) {
+  if (numThreads >= 0 && numThreads <= kMaxThreads) return ACL_SUCCESS;
+  return invalid(std::string(api) + ": numThreads is " + std::to_string(numThreads) +
+                 "; expected 0 (all CPUs this process may use) to " + std::to_string(kMaxThreads));
+}
+
 }  // namespace
 
 extern "C" {
@@ -28,12 +42,23 @@ aclError aclnnCpuSetSoc(const char *socName) {
   try {
     if (socName == nullptr) return invalid("aclnnCpuSetSoc: socName is nullptr");
     aclnn_cpu::Product product;
-    if (!aclnn_cpu::parse_product(socName, &product)) {
-      return invalid(std::string("aclnnCpuSetSoc: socName \"") + socName +
-                     "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, "
-                     "Ascend910, Ascend310P (the current product is kept)");
-    }
+    if (aclError status = parse_soc("aclnnCpuSetSoc", socName, &product)) return status;
     aclnn_cpu::set_product(product);
+    return ACL_SUCCESS;
+  } catch (...) {
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+aclError aclnnCpuSetThreadSoc(const char *socName) {
+  try {
+    if (socName == nullptr) {
+      aclnn_cpu::set_thread_product(nullptr);
+      return ACL_SUCCESS;
+    }
+    aclnn_cpu::Product product;
+    if (aclError status = parse_soc("aclnnCpuSetThreadSoc", socName, &product)) return status;
+    aclnn_cpu::set_thread_product(&product);
     return ACL_SUCCESS;
   } catch (...) {
     return ACL_ERROR_INTERNAL_ERROR;
@@ -50,11 +75,20 @@ const char *aclnnCpuGetSoc(void) {
 
 aclError aclnnCpuSetNumThreads(int32_t numThreads) {
   try {
-    if (numThreads < 0 || numThreads > kMaxThreads) {
-      return invalid("aclnnCpuSetNumThreads: numThreads is " + std::to_string(numThreads) +
-                     "; expected 0 (all CPUs this process may use) to " + std::to_string(kMaxThreads));
-    }
+    if (aclError status = check_num_threads("aclnnCpuSetNumThreads", numThreads)) return status;
     aclnn_cpu::set_num_threads(numThreads);
+    return ACL_SUCCESS;
+  } catch (...) {
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+aclError aclnnCpuSetThreadNumThreads(int32_t numThreads) {
+  try {
+    if (numThreads != aclnn_cpu::kNoThreadOverride) {
+      if (aclError status = check_num_threads("aclnnCpuSetThreadNumThreads", numThreads)) return status;
+    }
+    aclnn_cpu::set_thread_num_threads(numThreads);
     return ACL_SUCCESS;
   } catch (...) {
     return ACL_ERROR_INTERNAL_ERROR;
@@ -84,6 +118,16 @@ bool aclnnCpuGetStrict(void) {
   } catch (...) {
     return false;
   }
+}
+
+const char *aclnnCpuGetLiveObjects(void) {
+  thread_local std::string text;
+  try {
+    text = aclnn_cpu::live_objects().describe();
+  } catch (...) {
+    text = "unknown (out of memory)";
+  }
+  return text.c_str();
 }
 
 const char *aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }

@@ -169,8 +169,8 @@ std::string compute_text(const Problem &p) {
 }
 
 void print_verbose(const Problem &p, const Plan &plan, const char *outcome, double ms) {
-  std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,compute=%s,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
-               compute_text(p).c_str(), describe_plan(plan).c_str(), outcome, ms);
+  std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,compute=%s,threads=%d,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
+               compute_text(p).c_str(), effective_num_threads(), describe_plan(plan).c_str(), outcome, ms);
 }
 
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {

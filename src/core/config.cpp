@@ -24,6 +24,14 @@ struct SettingsStore {
   void publish_locked() { num_threads.store(value.num_threads, std::memory_order_release); }
 };
 
+// The calling thread's overrides (set_thread_product, set_thread_num_threads).
+struct ThreadOverride {
+  bool has_product = false;
+  Product product = Product::kAscend910B;
+  int num_threads = kNoThreadOverride;
+};
+thread_local ThreadOverride t_override;
+
 // Never destroyed: stream threads read settings and may still run while static destructors run at exit.
 SettingsStore &store() {
   static SettingsStore *s = new SettingsStore;
@@ -206,9 +214,14 @@ bool parse_product(const std::string &name, Product *out) {
 
 Settings settings() {
   SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  return s.value;
+  Settings now = [&s] {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    ensure_loaded_locked(s);
+    return s.value;
+  }();
+  if (t_override.has_product) now.product = t_override.product;
+  if (t_override.num_threads != kNoThreadOverride) now.num_threads = t_override.num_threads;
+  return now;
 }
 
 bool load_settings_from_env(std::string *error) {
@@ -266,7 +279,8 @@ int usable_cpus() {
 }  // namespace
 
 int effective_num_threads() {
-  int n = store().num_threads.load(std::memory_order_acquire);
+  int n = t_override.num_threads;
+  if (n == kNoThreadOverride) n = store().num_threads.load(std::memory_order_acquire);
   if (n == SettingsStore::kUnloaded) n = settings().num_threads;
   if (n > 0) return n;
   // Read once per process, as OpenMP runtimes do: the system call cost about a µs on the virtual machines
@@ -274,5 +288,14 @@ int effective_num_threads() {
   static const int cpus = usable_cpus();
   return cpus;
 }
+
+void set_thread_product(const Product *product) {
+  t_override.has_product = product != nullptr;
+  if (product != nullptr) t_override.product = *product;
+}
+
+void set_thread_num_threads(int num_threads) { t_override.num_threads = num_threads; }
+
+int thread_num_threads() { return t_override.num_threads; }
 
 }  // namespace aclnn_cpu

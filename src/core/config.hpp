@@ -50,4 +50,27 @@ void set_mem_limit(uint64_t bytes);
 // Threads to use for one call: the setting, or when it is 0 the CPUs this process may use (read at first use).
 int effective_num_threads();
 
+// The calling thread's own product and thread count (ext.h's aclnnCpuSetThread*): while set, settings() and
+// effective_num_threads() on this thread report them instead of the process-wide values. nullptr and
+// kNoThreadOverride remove them.
+constexpr int kNoThreadOverride = -1;
+void set_thread_product(const Product *product);
+void set_thread_num_threads(int num_threads);
+int thread_num_threads();  // kNoThreadOverride when none
+
+// Sets the calling thread's thread count for a scope and puts back the one it had: a launch computes with the count
+// its GetWorkspaceSize planned with, on whichever thread runs it.
+class ScopedThreadNumThreads {
+ public:
+  explicit ScopedThreadNumThreads(int num_threads) : saved_(thread_num_threads()) {
+    set_thread_num_threads(num_threads);
+  }
+  ~ScopedThreadNumThreads() { set_thread_num_threads(saved_); }
+  ScopedThreadNumThreads(const ScopedThreadNumThreads &) = delete;
+  ScopedThreadNumThreads &operator=(const ScopedThreadNumThreads &) = delete;
+
+ private:
+  int saved_;
+};
+
 }  // namespace aclnn_cpu

@@ -1,10 +1,12 @@
-// aclnn_cpu/ext.h: product, threads and strict mode at run time; every test restores the settings it changes.
+// aclnn_cpu/ext.h: product, threads and strict mode at run time (every test restores the settings it changes), and
+// the count of live objects.
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <string>
 
 #include "acl/acl.h"
+#include "aclnn/acl_meta.h"
 #include "aclnn_cpu/ext.h"
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -65,6 +67,32 @@ TEST_F(ExtSettings, StrictModeRoundTrips) {
   EXPECT_TRUE(aclnn_cpu::settings().strict);
   ASSERT_EQ(aclnnCpuSetStrict(false), ACL_SUCCESS);
   EXPECT_FALSE(aclnnCpuGetStrict());
+}
+
+// "aclTensor 2, ..." → 2; a kind that is not listed has none alive.
+int live_count(const std::string &kind) {
+  const std::string text = aclnnCpuGetLiveObjects();
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("(^|, )" + kind + " ([0-9]+)"))) return 0;
+  return std::stoi(m[2]);
+}
+
+TEST(ExtLiveObjects, CountsTheObjectsAlive) {
+  const int tensors = live_count("aclTensor");
+  const int arrays = live_count("aclIntArray");
+  const int64_t shape[1] = {4};
+  const int64_t strides[1] = {1};
+  float data[4] = {};
+  aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
+  aclIntArray *a = aclCreateIntArray(shape, 1);
+  ASSERT_NE(t, nullptr);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(live_count("aclTensor"), tensors + 1) << aclnnCpuGetLiveObjects();
+  EXPECT_EQ(live_count("aclIntArray"), arrays + 1) << aclnnCpuGetLiveObjects();
+  aclDestroyTensor(t);
+  aclDestroyIntArray(a);
+  EXPECT_EQ(live_count("aclTensor"), tensors) << aclnnCpuGetLiveObjects();
+  EXPECT_EQ(live_count("aclIntArray"), arrays) << aclnnCpuGetLiveObjects();
 }
 
 TEST_F(ExtSettings, VersionIsTheProjectVersion) {
