@@ -128,6 +128,8 @@ bool cut_to_reach(const Problem &p, Canonical *c, std::string *error) {
   int64_t x_size[kSpatial], y_size[kSpatial], k_size[kSpatial];
   for (int d = 0; d < kSpatial; ++d) {
     const DimRelation &r = reach[d].reduced;
+    c->cut = c->cut || reach[d].x_begin != 0 || reach[d].y_begin != 0 || reach[d].k_begin != 0 ||
+             r.x_size != c->x_size[d] || r.y_size != c->y_size[d] || r.kernel != c->kernel[d];
     c->x_begin[d] = reach[d].x_begin;
     c->y_begin[d] = reach[d].y_begin;
     c->k_begin[d] = reach[d].k_begin;
@@ -138,6 +140,7 @@ bool cut_to_reach(const Problem &p, Canonical *c, std::string *error) {
     c->dilation[d] = r.dilation;
     c->pad_begin[d] = r.pad_begin;
   }
+  if (!c->cut) return true;  // (the attributes may still have changed: a stride along one position, ...)
   c->x = c->x.cut(c->x_begin, x_size);
   c->y = c->y.cut(c->y_begin, y_size);
   c->w = c->w.cut(c->k_begin, k_size);
@@ -165,7 +168,8 @@ bool make_canonical(const Problem &p, Canonical *c, std::string *error, bool *be
   const TensorArg &y = p.transposed ? p.input : p.grad_output;
   if (!check_channels(p, x, y, error) || !check_outputs(p, rank, error)) return false;
 
-  Canonical out;
+  Canonical &out = *c;
+  out = Canonical{};
   out.transposed = p.transposed;
   out.x = lift(x);
   out.y = lift(y);
@@ -190,7 +194,6 @@ bool make_canonical(const Problem &p, Canonical *c, std::string *error, bool *be
     if (beyond_reach != nullptr) *beyond_reach = true;
     return false;
   }
-  *c = out;
   return true;
 }
 

@@ -44,6 +44,7 @@ struct Canonical {
   // no term and are zeros (execute writes them). No term at all (any_term false): the outputs are zeros, and the
   // sizes, attributes and views above are the caller's.
   bool any_term = true;
+  bool cut = false;  // some dim keeps only part of x, y or the taps (else the views are the caller's whole ones)
   int64_t x_begin[kSpatial] = {0, 0, 0}, y_begin[kSpatial] = {0, 0, 0}, k_begin[kSpatial] = {0, 0, 0};
   View5 grad_input, grad_weight;  // cut (gradInput as x, or as y when transposed), when requested
 

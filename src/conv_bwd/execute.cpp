@@ -104,6 +104,7 @@ bool cuts_nothing(const View5 &full, const int64_t begin[kSpatial], const int64_
 // The requested outputs' elements outside the reach: no term reaches them, so they are zeros. Written last, when no
 // operand an output may share memory with is read any more.
 void zero_outside_reach(const Problem &p, const Canonical &c) {
+  if (c.any_term && !c.cut) return;
   const int64_t none[kSpatial] = {0, 0, 0};
   if (p.mask[0]) {
     const int64_t *begin = c.transposed ? c.y_begin : c.x_begin;

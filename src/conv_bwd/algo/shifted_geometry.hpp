@@ -106,6 +106,11 @@ struct ShiftedGeometry {
 
   // Collects dim d's coordinates (sorted, distinct): false when there are more than the table holds.
   bool table_coordinates(const Canonical &c, int d) {
+    if (s[d] == 1) {  // one phase
+      coordinate_[d][0] = 0;
+      count_[d] = 1;
+      return true;
+    }
     int64_t n = 0;
     for (int64_t k = 0; k < c.kernel[d]; ++k) {
       const int64_t a = coordinate_of(c, d, k);
