@@ -102,6 +102,50 @@ TEST_F(LifecycleTest, AnUnknownSocFailsInitWhichStaysUninitialised) {
   }
 }
 
+// Every ACLNN_CPU_* variable: a malformed value fails aclInit with a message naming the variable, the value and
+// what is accepted, and leaves the runtime uninitialised.
+TEST_F(LifecycleTest, EveryMalformedSettingFailsInitNamingTheVariableTheValueAndTheChoices) {
+  struct Bad {
+    const char *name, *value, *choices;
+  };
+  const Bad cases[] = {
+      {"ACLNN_CPU_SOC", "ascend910b", "Ascend910B, Ascend910_93"},
+      {"ACLNN_CPU_STRICT", "yes", "0 or 1"},
+      {"ACLNN_CPU_NUM_THREADS", "4097", "[0, 4096]"},
+      {"ACLNN_CPU_NUM_THREADS", "2x", "[0, 4096]"},
+      {"ACLNN_CPU_HF32_ROUNDING", "even", "\"away\" (default) or \"rne\""},
+      {"ACLNN_CPU_FP8_OVERFLOW", "clip", "\"saturate\" (default) or \"nan\""},
+      {"ACLNN_CPU_MAX_ISA", "avx512f", "scalar, avx2 or avx512"},
+      {"ACLNN_CPU_ALGO", "fast", "auto (default), reference or -name"},
+      {"ACLNN_CPU_MEM_LIMIT", "1G", "a number of bytes"},
+      {"ACLNN_CPU_VERBOSE", "yes", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "-1", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "1x", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "3", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", " 1", "0 (default), 1 or 2"},
+  };
+  for (const Bad &bad : cases) {
+    ScopedEnv env(bad.name, bad.value);
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM) << bad.name << "=" << bad.value;
+    const std::string message = take_error();
+    EXPECT_NE(message.find(std::string(bad.name) + " = \"" + bad.value + "\""), std::string::npos) << message;
+    EXPECT_NE(message.find(bad.choices), std::string::npos) << message;
+    EXPECT_EQ(aclnn_cpu::runtime::init_reference_count(), 0u) << bad.name << "=" << bad.value;
+  }
+}
+
+TEST_F(LifecycleTest, VerboseTakesTheLevelsZeroToTwo) {
+  for (int level = 0; level <= 2; ++level) {
+    const std::string value = std::to_string(level);
+    ScopedEnv env("ACLNN_CPU_VERBOSE", value.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << take_error();
+    EXPECT_EQ(aclnn_cpu::settings().verbose, level);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
+  std::string error;
+  EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;  // the level the tests after this one run with
+}
+
 TEST_F(LifecycleTest, AConfigFileThatCannotBeReadIsInvalidFile) {
   EXPECT_EQ(aclInit("/nonexistent/aclnn-cpu/acl.json"), ACL_ERROR_INVALID_FILE);
   EXPECT_NE(take_error().find("configPath"), std::string::npos);
