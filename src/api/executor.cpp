@@ -92,11 +92,12 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
 // The memory checks of the launch are repeated first: a buffer freed by another thread between the launch and
 // this moment is reported (161002, outputs untouched) instead of being read or written.
 aclError run_operation(const char *api, Operation &operation, void *workspace, uint64_t workspace_size) {
-  return status_guard(api, [&] {
+  const int status = status_guard(api, [&] {
     if (int st = check_workspace(api, workspace, workspace_size, workspace_size, false)) return st;
     if (int st = operation.check_memory(api)) return st;
     return operation.run(workspace, workspace_size);
   });
+  return log_refusal("stream", status);
 }
 
 }  // namespace

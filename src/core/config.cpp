@@ -253,33 +253,38 @@ bool load_settings_from_env(std::string *error) {
   return true;
 }
 
-void set_product(Product product) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.product = product;
-}
+namespace {
 
-void set_strict(bool strict) {
+// The ext.h / test setters: one field changed under the lock, on top of the environment when nothing read it yet.
+template <class Change>
+void change_settings(Change change) {
   SettingsStore &s = store();
   std::lock_guard<std::mutex> lock(s.mutex);
   ensure_loaded_locked(s);
-  s.value.strict = strict;
-}
-
-void set_num_threads(int num_threads) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.num_threads = num_threads;
+  change(s.value);
   s.publish_locked();
 }
 
+}  // namespace
+
+void set_product(Product product) {
+  change_settings([&](Settings &v) { v.product = product; });
+}
+
+void set_strict(bool strict) {
+  change_settings([&](Settings &v) { v.strict = strict; });
+}
+
+void set_num_threads(int num_threads) {
+  change_settings([&](Settings &v) { v.num_threads = num_threads; });
+}
+
 void set_mem_limit(uint64_t bytes) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.mem_limit = bytes;
+  change_settings([&](Settings &v) { v.mem_limit = bytes; });
+}
+
+void set_verbose(int level) {
+  change_settings([&](Settings &v) { v.verbose = level; });
 }
 
 namespace {

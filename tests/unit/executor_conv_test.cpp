@@ -3,6 +3,7 @@
 // stream runs), and refreshing tensor addresses of a ConvBackward executor.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -80,9 +81,9 @@ struct SmallCase {
   }
   ~SmallCase() { destroy_all(); }
 
-  int get_workspace_size(uint64_t *size, aclOpExecutor **executor) {
+  int get_workspace_size(uint64_t *size, aclOpExecutor **executor, int groups = 1) {
     return aclnnConvolutionBackwardGetWorkspaceSize(gradOutput, input, weight, biasSizes, stride, padding, dilation,
-                                                    false, outputPadding, 1, outputMask, 1, gradInput, gradWeight,
+                                                    false, outputPadding, groups, outputMask, 1, gradInput, gradWeight,
                                                     gradBias, size, executor);
   }
 
@@ -345,6 +346,84 @@ TEST_F(ConvEntry, GradBiasSumsGradOutputEvenWhenGradInputOverwritesIt) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
   EXPECT_EQ(c.db, (std::vector<float>{4, 8}));
   EXPECT_EQ(c.dy, (std::vector<float>{10, 10, 10, 10, 20, 20, 20, 20}));
+}
+
+}  // namespace
+
+namespace {
+
+// ACLNN_CPU_VERBOSE at `level` for one scope.
+class VerboseLevel {
+ public:
+  explicit VerboseLevel(int level) : saved_(aclnn_cpu::settings().verbose) { aclnn_cpu::set_verbose(level); }
+  ~VerboseLevel() { aclnn_cpu::set_verbose(saved_); }
+
+ private:
+  int saved_;
+};
+
+std::string error_line(const char *phase, int status, const std::string &message) {
+  return std::string("aclnn_cpu_verbose,error,") + phase + ",status=" + std::to_string(status) + "," + message + "\n";
+}
+
+// A refused call of either phase prints one line with its phase, its status and the message aclGetRecentErrMsg
+// returns; level 0 prints nothing.
+TEST_F(ConvEntry, VerboseLogsARefusedCallOfEitherPhaseWithItsStatusAndMessage) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  {
+    VerboseLevel verbose(1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(c.get_workspace_size(&size, &executor, 0), ACLNN_ERR_PARAM_INVALID);  // groups 0
+    const std::string refused = last_error();
+    EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+    const std::string launch = last_error();
+    const std::string out = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(refused.find("groups"), std::string::npos) << refused;
+    EXPECT_NE(launch.find("executor is nullptr"), std::string::npos) << launch;
+    EXPECT_EQ(out, error_line("GetWorkspaceSize", ACLNN_ERR_PARAM_INVALID, refused) +
+                       error_line("launch", ACLNN_ERR_PARAM_NULLPTR, launch));
+  }
+  VerboseLevel quiet(0);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(c.get_workspace_size(&size, &executor, 0), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// Work that fails when its stream runs it is logged as phase "stream" (the launch itself succeeded).
+TEST_F(ConvEntry, VerboseLogsWorkThatFailsOnTheStream) {
+  VerboseLevel verbose(1);
+  auto log = std::make_shared<executor_test::FakeLog>();
+  aclOpExecutor *executor = aclnn_cpu::create_executor(
+      std::make_shared<executor_test::FakeOperation>(log, 0, executor_test::FakeOperation::Mode::kFail));
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACLNN_ERR_INNER_TILING_ERROR);
+  const std::string message = runtime_error_text();
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log->runs.load(), 1);
+  const std::string synchronize = "aclrtSynchronizeStream: ";  // how the synchronizing thread is handed the message
+  ASSERT_EQ(message.rfind(synchronize, 0), 0u) << message;
+  EXPECT_NE(message.find("failing on purpose"), std::string::npos) << message;
+  EXPECT_EQ(out, error_line("stream", ACLNN_ERR_INNER_TILING_ERROR, message.substr(synchronize.size())));
+}
+
+TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
+  VerboseLevel verbose(1);
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  DeviceWorkspace workspace(size);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.find("aclnn_cpu_verbose,error"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // the launch's exec line
+  EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out;
 }
 
 }  // namespace
