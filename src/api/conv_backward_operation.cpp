@@ -6,6 +6,7 @@
 #include "api/api_util.hpp"
 #include "conv_bwd/execute.hpp"
 #include "core/checked.hpp"
+#include "core/config.hpp"
 #include "core/dtype.hpp"
 #include "runtime/runtime.hpp"
 
@@ -59,6 +60,7 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
     : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {
   record_blocks();
+  if (settings().verbose >= 2) conv_bwd::print_plan_verbose(problem_, plan_);
 }
 
 // The tensors phase one checks against their allocations: the inputs and the requested outputs. Host memory

@@ -426,4 +426,34 @@ TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
   EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out;
 }
 
+// Level 2 also prints the plan GetWorkspaceSize made: the launch's exec line describes the same plan, and the
+// plan line adds why each algorithm before the chosen one refused.
+TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
+  VerboseLevel verbose(2);
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  const std::string planned = ::testing::internal::GetCapturedStderr();
+  DeviceWorkspace workspace(size);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+  const std::string ran = ::testing::internal::GetCapturedStderr();
+
+  const std::string plan_head = "aclnn_cpu_verbose,plan,";
+  const std::string exec_head = "aclnn_cpu_verbose,exec,";
+  ASSERT_EQ(planned.rfind(plan_head, 0), 0u) << planned;
+  ASSERT_EQ(ran.rfind(exec_head, 0), 0u) << ran;
+  EXPECT_EQ(std::count(planned.begin(), planned.end(), '\n'), 1) << planned;
+  const size_t outcome = ran.find(",ok,time_ms=");
+  ASSERT_NE(outcome, std::string::npos) << ran;
+  const std::string described = ran.substr(exec_head.size(), outcome - exec_head.size());  // problem and plan
+  EXPECT_EQ(planned.compare(plan_head.size(), described.size(), described), 0) << planned << ran;
+  const std::string refused = ",refused=gradInput=[";
+  EXPECT_EQ(planned.compare(plan_head.size() + described.size(), refused.size(), refused), 0) << planned;
+  EXPECT_NE(planned.find("] gradWeight=["), std::string::npos) << planned;
+}
+
 }  // namespace
