@@ -19,5 +19,9 @@ std::string bools_text(const std::vector<uint8_t> &values);
 std::string dtypes_text(std::initializer_list<aclDataType> dtypes);
 std::string dtypes_text(const std::vector<aclDataType> &dtypes);
 
+// The message of a rule that failed only because a later rule fails too: the later one (the root cause) first,
+// then the earlier one's own text, so the caller fixes the tensor that is really wrong.
+std::string with_root_cause(const std::string &root_cause, const std::string &symptom);
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -57,7 +57,15 @@ struct Allocation {
   const unsigned char *begin = nullptr, *end = nullptr;
 };
 
-int check_extent(int slot, const aclTensor *t, const Allocation &block) {
+// A view can outgrow its allocation because its shape is wrong: when a channel rule checked later (V9) says so,
+// that is the root cause to name.
+std::string with_shape_root_cause(const Call &call, int slot, const std::string &symptom) {
+  if (call.short_circuit || slot == kWeight || slot > kGradInput) return symptom;
+  const Fault root = channel_fault(call, slot == kGradInput ? kInput : slot);  // gradInput has input's shape (V8)
+  return root.slot < 0 ? symptom : with_root_cause(root.text, symptom);
+}
+
+int check_extent(const Call &call, int slot, const aclTensor *t, const Allocation &block) {
   if (dtype_size(t->dtype) == 0) {
     return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t->dtype) +
                         " without a whole-byte element size.");
@@ -71,11 +79,11 @@ int check_extent(int slot, const aclTensor *t, const Allocation &block) {
   if (!block.found) return ACLNN_SUCCESS;
   const uint64_t available = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(block.end) - base);
   if (static_cast<uint64_t>(end) <= available) return ACLNN_SUCCESS;
-  return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " +
-                      std::to_string(end) +
-                      " bytes from its data pointer, but the aclrtMalloc allocation holding "
-                      "it has only " +
-                      std::to_string(available) + " bytes from there.");
+  return fail_invalid(with_shape_root_cause(
+      call, slot,
+      std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " + std::to_string(end) +
+          " bytes from its data pointer, but the aclrtMalloc allocation holding it has only " +
+          std::to_string(available) + " bytes from there."));
 }
 
 // True when distinct indices of the view address distinct elements: ordered by stride, each dim (of size > 1)
@@ -127,7 +135,7 @@ int check_memory(const Call &call) {
                        ints_text(t->view_shape) + ") but its data pointer is null.");
     }
     if (int status = check_signs(slot, t)) return status;
-    if (int status = check_extent(slot, t, Allocation{found[slot], begins[slot], ends[slot]})) return status;
+    if (int status = check_extent(call, slot, t, Allocation{found[slot], begins[slot], ends[slot]})) return status;
     if (int status = check_output_overlap(slot, t)) return status;
   }
   return ACLNN_SUCCESS;

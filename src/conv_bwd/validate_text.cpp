@@ -44,6 +44,10 @@ std::string dtypes_text(std::initializer_list<aclDataType> dtypes) {
   return dtypes_text(std::vector<aclDataType>(dtypes));
 }
 
+std::string with_root_cause(const std::string &root_cause, const std::string &symptom) {
+  return root_cause + " Because of that, an earlier check fails too: " + symptom;
+}
+
 int fail_null(const std::string &detail) { return param_error(ACLNN_ERR_PARAM_NULLPTR, kApi, detail); }
 int fail_invalid(const std::string &detail) { return param_error(ACLNN_ERR_PARAM_INVALID, kApi, detail); }
 int fail_internal(const std::string &detail) { return inner_error(ACLNN_ERR_INNER_NULLPTR, kApi, detail); }
