@@ -10,6 +10,7 @@
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
 #include "conv_bwd/problem.hpp"
+#include "runtime/runtime.hpp"
 
 namespace aclnn_cpu {
 
@@ -48,8 +49,7 @@ class ConvBackwardOperation : public Operation {
   // Where the recorded tensors' data lie now (one registry lookup for all of them).
   struct Lookup {
     bool found[kMaxBlocks] = {};
-    const unsigned char *begins[kMaxBlocks] = {};
-    const unsigned char *ends[kMaxBlocks] = {};
+    runtime::Allocation blocks[kMaxBlocks];
   };
   Lookup look_up() const;
 

@@ -47,20 +47,19 @@ int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
 // The work writes the workspace: as on the device, it must be memory the runtime handed out and still owns,
 // with room for `needed` bytes.
 int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const std::string &fate) {
-  const unsigned char *begin = nullptr;
-  const unsigned char *end = nullptr;
-  if (!runtime::find_allocation(workspace, &begin, &end)) {
+  runtime::Allocation block;
+  if (!runtime::find_allocation(workspace, &block)) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspace (" + pointer_text(workspace) +
                            ") is not inside a live aclrtMalloc allocation (never allocated by the runtime, already "
                            "freed, or released by aclrtResetDevice/aclFinalize)" +
                            fate);
   }
-  const uint64_t available = static_cast<uint64_t>(end - static_cast<const unsigned char *>(workspace));
+  const uint64_t available = static_cast<uint64_t>(block.end - static_cast<const unsigned char *>(workspace));
   if (available < needed) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspace (" + pointer_text(workspace) + ") has only " + std::to_string(available) +
-                           " bytes left in its aclrtMalloc allocation but the executor needs " +
+                           " bytes left in " + runtime::allocation_text(block) + " but the executor needs " +
                            std::to_string(needed) + fate);
   }
   return ACLNN_SUCCESS;

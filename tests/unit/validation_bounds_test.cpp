@@ -142,5 +142,26 @@ TEST_F(ValidationBounds, AViewTooLargeBecauseOfAWrongChannelCountNamesTheChannel
   EXPECT_NE(last_error().find("the view of gradOutput"), std::string::npos) << last_error();
 }
 
+// The message quotes the size the caller asked aclrtMalloc for and the usable (rounded and padded) size, not
+// only the usable one.
+TEST_F(ValidationBounds, MessagesQuoteTheSizeAskedForAndTheUsableSize) {
+  void *small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 800, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  ASSERT_TRUE(aclnn_cpu::runtime::find_allocation(small, &begin, &end));
+  const std::string usable = std::to_string(end - begin);
+  Built b(base_case());
+  b.tensor(1).data = static_cast<unsigned char *>(small) + 64;  // input: 3200 bytes
+  EXPECT_EQ(b.validate(), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = last_error();
+  EXPECT_NE(message.find("needs 3200 bytes from its data pointer, but the aclrtMalloc allocation of 800 bytes (" +
+                         usable + " usable) holding it has only " + std::to_string(end - begin - 64) +
+                         " bytes from there (its data pointer is 64 bytes into it)."),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace validation_test
