@@ -311,6 +311,28 @@ TEST_F(ValidationSpatial, AttributeArithmeticOverflowIsRejected) {
   expect(t, ACLNN_ERR_PARAM_INVALID, "overflows int64");
 }
 
+// Messages name spatial dims as users do: D, H, W for 3-D; H, W for 2-D; L for 1-D.
+TEST_F(ValidationSpatial, MessagesNameSpatialDimsAsUsersDo) {
+  Spec one = base_1d();
+  one.dilation = Shape{8};  // 8*2+1 = 17 > 16
+  expect(one, ACLNN_ERR_PARAM_INVALID, "along L the dilated kernel is larger than the padded input");
+  Spec two = base_case();
+  two.dilation = Shape{5, 1};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "along H the dilated kernel is larger than the padded input");
+  two.dilation = Shape{1, 5};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "along W the dilated kernel is larger than the padded input");
+  two.dilation = Shape{1, int64_t{1} << 62};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "the output size along W overflows int64");
+  Spec three = base_3d();
+  three.weight->shape = {16, 16, 3, 3, 3};
+  three.grad_weight->shape = three.weight->shape;
+  expect(three, ACLNN_ERR_PARAM_INVALID, "along D the dilated kernel is larger than the padded input");
+  three = base_3d();
+  three.dilation = Shape{1, 1, 5};
+  expect(three, ACLNN_ERR_PARAM_INVALID, "along W the dilated kernel is larger than the padded input");
+  EXPECT_EQ(last_error().find("spatial dim"), std::string::npos) << last_error();
+}
+
 // ---- several faults: the message names the root cause, the status stays the first failing rule's ----
 
 // 161002 (as CANN's first failing rule gives) with `root_cause` first, then the earlier rule's own text.
