@@ -7,6 +7,7 @@
 
 #include "api/api_util.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/state.hpp"
 
 namespace aclnn_cpu {
 namespace {
@@ -17,6 +18,9 @@ std::mutex &executor_mutex() {
   static std::mutex *m = new std::mutex;
   return *m;
 }
+
+// Appended to the message of a refused launch that consumed its executor.
+constexpr char kConsumed[] = "; the executor has been destroyed";
 
 // What a launch takes from the executor under the lock.
 struct Claim {
@@ -44,6 +48,21 @@ int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
   return ACLNN_SUCCESS;  // `consumed` is freed here, outside the lock
 }
 
+// Work runs only after aclInit with a device set. Checked before the workspace: without them aclrtMalloc fails
+// too, and the missing workspace would be reported instead of its cause.
+int check_runtime_ready(const char *api, const std::string &fate) {
+  const aclError ready = runtime::require_device(api);
+  if (ready == ACL_SUCCESS) return ACLNN_SUCCESS;
+  const std::string why = ready == ACL_ERROR_UNINITIALIZE
+                              ? "the runtime is not initialised: aclInit has not been called (or aclFinalize has run "
+                                "since)"
+                              : "no device is set: call aclrtSetDevice(0) first";
+  return inner_error(ACLNN_ERR_RUNTIME_ERROR, api,
+                     "cannot launch, " + why + " (aclError " + std::to_string(ready) +
+                         "); the stream, the workspace (aclrtMalloc) and the work need it; nothing was computed" +
+                         fate);
+}
+
 // The work writes the workspace: as on the device, it must be memory the runtime handed out and still owns,
 // with room for `needed` bytes.
 int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const std::string &fate) {
@@ -66,7 +85,7 @@ int check_workspace_block(const char *api, const void *workspace, uint64_t neede
 }
 
 int check_workspace(const char *api, void *workspace, uint64_t workspace_size, uint64_t needed, bool consumed) {
-  const std::string fate = consumed ? "; the executor has been destroyed" : "";
+  const std::string fate = consumed ? kConsumed : "";
   if (workspace_size > 0 && workspace == nullptr) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, api,
                        "workspace is nullptr but workspaceSize is " + std::to_string(workspace_size) + fate);
@@ -121,6 +140,7 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   if (int st = claim_executor(api, executor, &claim)) return st;
   if (claim.operation == nullptr) return inner_error(ACLNN_ERR_INNER, api, "the executor records no work");
   const uint64_t needed = claim.operation->workspace_size();
+  if (int st = check_runtime_ready(api, claim.consumed ? kConsumed : "")) return st;
   if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
   if (int st = claim.operation->check_memory(api)) return st;
 
