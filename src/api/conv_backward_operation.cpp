@@ -111,6 +111,12 @@ int ConvBackwardOperation::check_memory(const char *api) const {
   return ACLNN_SUCCESS;
 }
 
+std::string ConvBackwardOperation::workspace_basis() const {
+  if (plan_.slot_bytes == 0) return "";
+  return "; it holds a scratch slot for each of the " + std::to_string(plan_.slots) +
+         " threads planned at GetWorkspaceSize, so a size obtained under another thread count can be too small";
+}
+
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
   return conv_bwd::execute(problem_, plan_, workspace, workspace_size);
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
@@ -33,6 +34,9 @@ class ConvBackwardOperation : public Operation {
   int check_memory(const char *api) const override;
 
   bool runs_on_caller() const override { return plan_.on_caller; }
+
+  // The plan's scratch slots: one per thread it runs on, so the size changes with the thread count.
+  std::string workspace_basis() const override;
 
   const conv_bwd::Problem &problem() const { return problem_; }
 

@@ -84,7 +84,8 @@ int check_workspace_block(const char *api, const void *workspace, uint64_t neede
   return ACLNN_SUCCESS;
 }
 
-int check_workspace(const char *api, void *workspace, uint64_t workspace_size, uint64_t needed, bool consumed) {
+int check_workspace(const char *api, void *workspace, uint64_t workspace_size, const Operation &operation,
+                    uint64_t needed, bool consumed) {
   const std::string fate = consumed ? kConsumed : "";
   if (workspace_size > 0 && workspace == nullptr) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, api,
@@ -93,7 +94,8 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
   if (workspace_size < needed) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspaceSize is " + std::to_string(workspace_size) + " but the executor needs " +
-                           std::to_string(needed) + " bytes (the size GetWorkspaceSize returned)" + fate);
+                           std::to_string(needed) + " bytes (the size GetWorkspaceSize returned" +
+                           operation.workspace_basis() + ")" + fate);
   }
   // The staged operands are fp32: a workspace the work could not use must be refused here, not on the stream.
   if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
@@ -111,7 +113,7 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
 // this moment is reported (161002, outputs untouched) instead of being read or written.
 aclError run_operation(const char *api, Operation &operation, void *workspace, uint64_t workspace_size) {
   const int status = status_guard(api, [&] {
-    if (int st = check_workspace(api, workspace, workspace_size, workspace_size, false)) return st;
+    if (int st = check_workspace(api, workspace, workspace_size, operation, workspace_size, false)) return st;
     if (int st = operation.check_memory(api)) return st;
     return operation.run(workspace, workspace_size);
   });
@@ -141,7 +143,7 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   if (claim.operation == nullptr) return inner_error(ACLNN_ERR_INNER, api, "the executor records no work");
   const uint64_t needed = claim.operation->workspace_size();
   if (int st = check_runtime_ready(api, claim.consumed ? kConsumed : "")) return st;
-  if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
+  if (int st = check_workspace(api, workspace, workspace_size, *claim.operation, needed, claim.consumed)) return st;
   if (int st = claim.operation->check_memory(api)) return st;
 
   std::shared_ptr<Operation> operation = std::move(claim.operation);

@@ -15,6 +15,7 @@
 #include "api/executor.hpp"
 #include "core/config.hpp"
 #include "executor_test_support.hpp"
+#include "host_conv_call.hpp"
 
 namespace {
 
@@ -457,6 +458,34 @@ TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
   const std::string refused = ",refused=gradInput=[";
   EXPECT_EQ(planned.compare(plan_head.size() + described.size(), refused.size(), refused), 0) << planned;
   EXPECT_NE(planned.find("] gradWeight=["), std::string::npos) << planned;
+}
+
+// The workspace holds one scratch slot per planned thread, so its size depends on the thread count at
+// GetWorkspaceSize; a size from fewer threads is refused, and the message says why.
+TEST_F(ConvEntry, TheWorkspaceSizeDependsOnTheThreadCountAndTheLaunchSaysSo) {
+  struct ThreadsKeeper {
+    int saved = aclnn_cpu::settings().num_threads;
+    ~ThreadsKeeper() { aclnn_cpu::set_num_threads(saved); }
+  } keeper;
+  test_support::HostConvCall call;
+  uint64_t one_thread = 0, two_threads = 0;
+  aclOpExecutor *first = nullptr, *second = nullptr;
+  aclnn_cpu::set_num_threads(1);
+  ASSERT_EQ(call.get_workspace_size(&one_thread, &first), ACLNN_SUCCESS) << last_error();
+  aclnn_cpu::set_num_threads(2);
+  ASSERT_EQ(call.get_workspace_size(&two_threads, &second), ACLNN_SUCCESS) << last_error();
+  EXPECT_GT(two_threads, one_thread);
+  EXPECT_EQ(aclDestroyAclOpExecutor(first), ACLNN_SUCCESS);
+
+  DeviceWorkspace reused(one_thread);
+  EXPECT_EQ(aclnnConvolutionBackward(reused.get(), one_thread, second, stream_), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = last_error();
+  EXPECT_NE(message.find("workspaceSize is " + std::to_string(one_thread) + " but the executor needs " +
+                         std::to_string(two_threads) + " bytes"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("a scratch slot for each of the 2 threads planned at GetWorkspaceSize"), std::string::npos)
+      << message;
 }
 
 }  // namespace

@@ -3,11 +3,9 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_convolution_backward.h"
 #include "api/objects.hpp"
+#include "host_conv_call.hpp"
 #include "runtime_fixture.hpp"
 
 namespace {
@@ -298,52 +296,10 @@ TEST_F(LifecycleTest, ContextsFollowTheDeviceAndRefuseStaleHandles) {
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
-// A 2-D FP32 call on host memory with a workspace (16 channels, 3×3): gradInput and gradWeight.
-class HostConvCall {
- public:
-  HostConvCall() {
-    const int64_t one[] = {1, 1}, zero[] = {0, 0};
-    const bool mask[] = {true, true, false};
-    go_ = tensor({1, 16, 8, 8}, &dy_);
-    in_ = tensor({1, 16, 10, 10}, &x_);
-    w_ = tensor({16, 16, 3, 3}, &w_data_);
-    gi_ = tensor({1, 16, 10, 10}, &dx_);
-    gw_ = tensor({16, 16, 3, 3}, &dw_);
-    stride_ = aclCreateIntArray(one, 2);
-    padding_ = aclCreateIntArray(zero, 2);
-    dilation_ = aclCreateIntArray(one, 2);
-    output_padding_ = aclCreateIntArray(zero, 2);
-    mask_ = aclCreateBoolArray(mask, 3);
-  }
-  ~HostConvCall() {
-    for (const aclTensor *t : {go_, in_, w_, gi_, gw_}) aclDestroyTensor(t);
-    for (const aclIntArray *a : {stride_, padding_, dilation_, output_padding_}) aclDestroyIntArray(a);
-    aclDestroyBoolArray(mask_);
-  }
-  int get_workspace_size(uint64_t *size, aclOpExecutor **executor) {
-    return aclnnConvolutionBackwardGetWorkspaceSize(go_, in_, w_, nullptr, stride_, padding_, dilation_, false,
-                                                    output_padding_, 1, mask_, 0, gi_, gw_, nullptr, size, executor);
-  }
-  const std::vector<float> &grad_input() const { return dx_; }
-
- private:
-  aclTensor *tensor(const std::vector<int64_t> &shape, std::vector<float> *data) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    data->assign(static_cast<size_t>(n), 1.0f);
-    return aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_NCHW, shape.data(),
-                           shape.size(), data->data());
-  }
-  std::vector<float> dy_, x_, w_data_, dx_, dw_;
-  aclTensor *go_ = nullptr, *in_ = nullptr, *w_ = nullptr, *gi_ = nullptr, *gw_ = nullptr;
-  aclIntArray *stride_ = nullptr, *padding_ = nullptr, *dilation_ = nullptr, *output_padding_ = nullptr;
-  aclBoolArray *mask_ = nullptr;
-};
-
 // GetWorkspaceSize is host work and runs before aclInit (settings are read at first use); aclrtMalloc and the
 // launch then say that the runtime is not initialised, instead of the launch blaming the missing workspace.
 TEST_F(LifecycleTest, ALaunchBeforeAclInitSaysTheRuntimeIsNotInitialised) {
-  HostConvCall call;
+  test_support::HostConvCall call;
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
@@ -361,7 +317,7 @@ TEST_F(LifecycleTest, ALaunchBeforeAclInitSaysTheRuntimeIsNotInitialised) {
 
 TEST_F(LifecycleTest, ALaunchWithoutADeviceSaysSo) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  HostConvCall call;
+  test_support::HostConvCall call;
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
@@ -373,7 +329,7 @@ TEST_F(LifecycleTest, ALaunchWithoutADeviceSaysSo) {
 
 // An executor made before aclInit launches once the runtime is up: what "works without aclInit" promises.
 TEST_F(LifecycleTest, AnExecutorMadeBeforeAclInitRunsAfterIt) {
-  HostConvCall call;
+  test_support::HostConvCall call;
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
   ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
