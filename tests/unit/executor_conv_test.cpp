@@ -414,38 +414,41 @@ TEST_F(ConvEntry, VerboseLogsWorkThatFailsOnTheStream) {
   EXPECT_EQ(out, error_line("stream", ACLNN_ERR_INNER_TILING_ERROR, message.substr(synchronize.size())));
 }
 
-TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
-  VerboseLevel verbose(1);
+// The seed-like small call at verbose `level`: what GetWorkspaceSize printed, and what the launch printed.
+struct Printed {
+  std::string planned, ran;
+};
+Printed run_small_call(aclrtStream stream, int level) {
+  VerboseLevel verbose(level);
   SmallCase c;
   uint64_t size = 0;
   aclOpExecutor *executor = nullptr;
+  Printed printed;
   ::testing::internal::CaptureStderr();
-  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  printed.planned = ::testing::internal::GetCapturedStderr();
   DeviceWorkspace workspace(size);
-  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
-  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
-  const std::string out = ::testing::internal::GetCapturedStderr();
-  EXPECT_EQ(out.find("aclnn_cpu_verbose,error"), std::string::npos) << out;
-  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // the launch's exec line
-  EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << runtime_error_text();
+  printed.ran = ::testing::internal::GetCapturedStderr();
+  return printed;
+}
+
+TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
+  const Printed out = run_small_call(stream_, 1);
+  EXPECT_EQ(out.planned, "");
+  EXPECT_EQ(out.ran.find("aclnn_cpu_verbose,error"), std::string::npos) << out.ran;
+  EXPECT_EQ(std::count(out.ran.begin(), out.ran.end(), '\n'), 1) << out.ran;  // the launch's exec line
+  EXPECT_EQ(out.ran.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out.ran;
 }
 
 // Level 2 also prints the plan GetWorkspaceSize made: the launch's exec line describes the same plan, and the
 // plan line adds why each algorithm before the chosen one refused.
 TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
-  VerboseLevel verbose(2);
-  SmallCase c;
-  uint64_t size = 0;
-  aclOpExecutor *executor = nullptr;
-  ::testing::internal::CaptureStderr();
-  ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
-  const std::string planned = ::testing::internal::GetCapturedStderr();
-  DeviceWorkspace workspace(size);
-  ::testing::internal::CaptureStderr();
-  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
-  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
-  const std::string ran = ::testing::internal::GetCapturedStderr();
-
+  const Printed out = run_small_call(stream_, 2);
+  const std::string &planned = out.planned;
+  const std::string &ran = out.ran;
   const std::string plan_head = "aclnn_cpu_verbose,plan,";
   const std::string exec_head = "aclnn_cpu_verbose,exec,";
   ASSERT_EQ(planned.rfind(plan_head, 0), 0u) << planned;

@@ -34,11 +34,16 @@ class HostConvCall {
     for (const aclIntArray *a : {stride_, padding_, dilation_, output_padding_}) aclDestroyIntArray(a);
     aclDestroyBoolArray(mask_);
   }
+  // GetWorkspaceSize into size and executor.
+  int plan() { return get_workspace_size(&size, &executor); }
   int get_workspace_size(uint64_t *size, aclOpExecutor **executor) {
     return aclnnConvolutionBackwardGetWorkspaceSize(go_, in_, w_, nullptr, stride_, padding_, dilation_, false,
                                                     output_padding_, 1, mask_, 0, gi_, gw_, nullptr, size, executor);
   }
   const std::vector<float> &grad_input() const { return dx_; }
+
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
 
  private:
   aclTensor *tensor(const std::vector<int64_t> &shape, std::vector<float> *data) {

@@ -300,28 +300,24 @@ TEST_F(LifecycleTest, ContextsFollowTheDeviceAndRefuseStaleHandles) {
 // launch then say that the runtime is not initialised, instead of the launch blaming the missing workspace.
 TEST_F(LifecycleTest, ALaunchBeforeAclInitSaysTheRuntimeIsNotInitialised) {
   test_support::HostConvCall call;
-  uint64_t size = 0;
-  aclOpExecutor *executor = nullptr;
-  ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
-  ASSERT_GT(size, 0u);
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
+  ASSERT_GT(call.size, 0u);
   void *workspace = nullptr;
-  EXPECT_EQ(aclrtMalloc(&workspace, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+  EXPECT_EQ(aclrtMalloc(&workspace, call.size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
   EXPECT_NE(take_error().find("aclInit has not been called"), std::string::npos);
-  EXPECT_EQ(aclnnConvolutionBackward(workspace, size, executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace, call.size, call.executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
   const std::string message = take_error();
   EXPECT_NE(message.find("the runtime is not initialised: aclInit has not been called"), std::string::npos) << message;
   EXPECT_EQ(message.find("workspace is nullptr"), std::string::npos) << message;
-  EXPECT_FALSE(aclnn_cpu::is_live_handle(aclnn_cpu::HandleKind::kExecutor, executor));  // consumed, as documented
-  EXPECT_EQ(call.grad_input()[0], 1.0f);                                                // nothing computed
+  EXPECT_FALSE(aclnn_cpu::is_live_handle(aclnn_cpu::HandleKind::kExecutor, call.executor));  // consumed, as documented
+  EXPECT_EQ(call.grad_input()[0], 1.0f);                                                     // nothing computed
 }
 
 TEST_F(LifecycleTest, ALaunchWithoutADeviceSaysSo) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   test_support::HostConvCall call;
-  uint64_t size = 0;
-  aclOpExecutor *executor = nullptr;
-  ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
-  EXPECT_EQ(aclnnConvolutionBackward(nullptr, size, executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, call.size, call.executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
   const std::string message = take_error();
   EXPECT_NE(message.find("no device is set: call aclrtSetDevice(0) first"), std::string::npos) << message;
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
@@ -330,14 +326,12 @@ TEST_F(LifecycleTest, ALaunchWithoutADeviceSaysSo) {
 // An executor made before aclInit launches once the runtime is up: what "works without aclInit" promises.
 TEST_F(LifecycleTest, AnExecutorMadeBeforeAclInitRunsAfterIt) {
   test_support::HostConvCall call;
-  uint64_t size = 0;
-  aclOpExecutor *executor = nullptr;
-  ASSERT_EQ(call.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << take_error();
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   void *workspace = nullptr;
-  ASSERT_EQ(aclrtMalloc(&workspace, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  EXPECT_EQ(aclnnConvolutionBackward(workspace, size, executor, nullptr), ACLNN_SUCCESS) << take_error();
+  ASSERT_EQ(aclrtMalloc(&workspace, call.size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace, call.size, call.executor, nullptr), ACLNN_SUCCESS) << take_error();
   EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS) << take_error();
   EXPECT_EQ(call.grad_input()[0], 16.0f);  // input position (0,0): one tap of 16 channels of ones
   EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);

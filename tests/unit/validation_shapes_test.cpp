@@ -350,15 +350,11 @@ void expect_root_cause(const Spec &spec, const std::string &root_cause, const st
 
 // The case of the report: gradBias agrees with weight; gradOutput is the tensor that is wrong.
 Spec grad_output_with_five_channels() {
-  Spec s;
-  s.grad_output = TensorSpec({2, 5, 4, 4}, ACL_FLOAT16);
-  s.input = TensorSpec({2, 3, 6, 6}, ACL_FLOAT16);
-  s.weight = TensorSpec({4, 3, 3, 3}, ACL_FLOAT16);
+  Spec s = base_case();
+  s.grad_output->shape = {2, 5, 4, 4};
+  s.input->shape = {2, 3, 6, 6};
+  s.weight->shape = {4, 3, 3, 3};
   s.bias_sizes = Shape{4};
-  s.stride = Shape{1, 1};
-  s.padding = Shape{0, 0};
-  s.dilation = Shape{1, 1};
-  s.output_padding = Shape{0, 0};
   fill_outputs(s);
   s.grad_bias->shape = {4};
   return s;
