@@ -1,7 +1,11 @@
 #include "api/api_util.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+
+#include "core/config.hpp"
 
 namespace aclnn_cpu {
 namespace {
@@ -51,6 +55,20 @@ int check_handle(const char *api, const char *param, HandleKind kind, const void
     return param_error(ACLNN_ERR_PARAM_NULLPTR, api, std::string(param) + " is nullptr");
   }
   return check_optional_handle(api, param, kind, handle);
+}
+
+int log_refusal(const char *phase, int status) noexcept {
+  if (status == ACLNN_SUCCESS) return status;
+  try {
+    if (settings().verbose <= 0) return status;
+    const char *recent = recent_error();
+    std::string message = recent != nullptr ? recent : "(no message)";
+    std::replace(message.begin(), message.end(), '\n', ' ');  // one line per call, for grep
+    std::fprintf(stderr, "aclnn_cpu_verbose,error,%s,status=%d,%s\n", phase, status, message.c_str());
+  } catch (...) {
+    // Out of memory while formatting: the call's own status still reaches the caller.
+  }
+  return status;
 }
 
 }  // namespace aclnn_cpu

@@ -35,6 +35,11 @@ int status_guard(const char *api, Body &&body) noexcept {
   }
 }
 
+// ACLNN_CPU_VERBOSE > 0: a refused call prints "aclnn_cpu_verbose,error,<phase>,status=<status>,<message>" on
+// stderr, the message being this thread's recent error (what aclGetRecentErrMsg returns). `phase` is
+// "GetWorkspaceSize", "launch", or "stream" (the work refused when its stream ran it). Returns `status`.
+int log_refusal(const char *phase, int status) noexcept;
+
 // Same barrier for entry points that return a pointer: any exception yields nullptr and a message.
 template <class T, class Body>
 T *pointer_guard(const char *api, Body &&body) noexcept {

@@ -77,7 +77,7 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
     const aclIntArray *outputPadding, int groups, const aclBoolArray *outputMask, int8_t cubeMathType,
     aclTensor *gradInput, aclTensor *gradWeight, aclTensor *gradBias, uint64_t *workspaceSize,
     aclOpExecutor **executor) {
-  return status_guard(kPhase1, [&] {
+  const int status = status_guard(kPhase1, [&] {
     conv_bwd::Args args;
     args.gradOutput = gradOutput;
     args.input = input;
@@ -96,11 +96,14 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
     args.gradBias = gradBias;
     return get_workspace_size(args, workspaceSize, executor);
   });
+  return log_refusal("GetWorkspaceSize", status);
 }
 
 aclnnStatus aclnnConvolutionBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                      const aclrtStream stream) {
-  return status_guard(kPhase2, [&] { return launch_executor(kPhase2, workspace, workspaceSize, executor, stream); });
+  const int status =
+      status_guard(kPhase2, [&] { return launch_executor(kPhase2, workspace, workspaceSize, executor, stream); });
+  return log_refusal("launch", status);
 }
 
 }  // extern "C"

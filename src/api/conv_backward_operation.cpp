@@ -38,19 +38,18 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        std::string("addr is nullptr but ") + name + " has " + std::to_string(t.numel) + " elements");
   }
-  const unsigned char *begin = nullptr;
-  const unsigned char *end = nullptr;
-  if (!runtime::find_allocation(addr, &begin, &end)) return ACLNN_SUCCESS;
+  runtime::Allocation block;
+  if (!runtime::find_allocation(addr, &block)) return ACLNN_SUCCESS;
   int64_t lo = 0;
   int64_t hi = 0;
   const auto base = reinterpret_cast<intptr_t>(addr);
-  const bool inside = view_byte_range(t, &lo, &hi) && lo >= reinterpret_cast<intptr_t>(begin) - base &&
-                      hi <= reinterpret_cast<intptr_t>(end) - base;
+  const bool inside = view_byte_range(t, &lo, &hi) && lo >= reinterpret_cast<intptr_t>(block.begin) - base &&
+                      hi <= reinterpret_cast<intptr_t>(block.end) - base;
   if (!inside) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
-                       std::string("the view of ") + name + " at addr " + pointer_text(addr) +
-                           " reaches outside its aclrtMalloc allocation [" + pointer_text(begin) + ", " +
-                           pointer_text(end) + ")");
+                       std::string("the view of ") + name + " at addr " + pointer_text(addr) + " reaches outside " +
+                           runtime::allocation_text(block) + " holding it, [" + pointer_text(block.begin) + ", " +
+                           pointer_text(block.end) + ")");
   }
   return ACLNN_SUCCESS;
 }
@@ -62,6 +61,7 @@ ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem) : proble
   plan_ = conv_bwd::make_plan(problem_, context);
   threads_ = context.threads;
   record_blocks();
+  if (settings().verbose >= 2) conv_bwd::print_plan_verbose(problem_, plan_);
 }
 
 // The tensors phase one checks against their allocations: the inputs and the requested outputs. Host memory
@@ -84,8 +84,8 @@ void ConvBackwardOperation::record_blocks() {
   for (size_t i = 0; i < block_count_; ++i) {
     if (!found.found[i]) continue;
     blocks_[kept] = blocks_[i];
-    blocks_[kept].begin = found.begins[i];
-    blocks_[kept].end = found.ends[i];
+    blocks_[kept].begin = found.blocks[i].begin;
+    blocks_[kept].end = found.blocks[i].end;
     ++kept;
   }
   block_count_ = kept;
@@ -95,7 +95,7 @@ ConvBackwardOperation::Lookup ConvBackwardOperation::look_up() const {
   Lookup l;
   const void *data[kMaxBlocks];
   for (size_t i = 0; i < block_count_; ++i) data[i] = blocks_[i].data;
-  runtime::find_allocations(block_count_, data, l.found, l.begins, l.ends);
+  runtime::find_allocations(block_count_, data, l.found, l.blocks);
   return l;
 }
 
@@ -103,7 +103,7 @@ int ConvBackwardOperation::check_memory(const char *api) const {
   const Lookup now = look_up();
   for (size_t i = 0; i < block_count_; ++i) {
     const Block &b = blocks_[i];
-    if (now.found[i] && now.begins[i] == b.begin && now.ends[i] == b.end) continue;
+    if (now.found[i] && now.blocks[i].begin == b.begin && now.blocks[i].end == b.end) continue;
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        std::string(b.name) + " (data " + pointer_text(b.data) + ") lay in the aclrtMalloc block [" +
                            pointer_text(b.begin) + ", " + pointer_text(b.end) +
@@ -111,6 +111,12 @@ int ConvBackwardOperation::check_memory(const char *api) const {
                            "aclrtResetDevice or aclFinalize); nothing was computed");
   }
   return ACLNN_SUCCESS;
+}
+
+std::string ConvBackwardOperation::workspace_basis() const {
+  if (plan_.slot_bytes == 0) return "";
+  return "; it holds a scratch slot for each of the " + std::to_string(plan_.slots) +
+         " threads planned at GetWorkspaceSize, so a size obtained under another thread count can be too small";
 }
 
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {

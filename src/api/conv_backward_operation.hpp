@@ -11,6 +11,7 @@
 #include "api/objects.hpp"
 #include "conv_bwd/plan.hpp"
 #include "conv_bwd/problem.hpp"
+#include "runtime/runtime.hpp"
 
 namespace aclnn_cpu {
 
@@ -36,6 +37,9 @@ class ConvBackwardOperation : public Operation {
 
   bool runs_on_caller() const override { return plan_.on_caller; }
 
+  // The plan's scratch slots: one per thread it runs on, so the size changes with the thread count.
+  std::string workspace_basis() const override;
+
   const conv_bwd::Problem &problem() const { return problem_; }
 
  private:
@@ -51,8 +55,7 @@ class ConvBackwardOperation : public Operation {
   // Where the recorded tensors' data lie now (one registry lookup for all of them).
   struct Lookup {
     bool found[kMaxBlocks] = {};
-    const unsigned char *begins[kMaxBlocks] = {};
-    const unsigned char *ends[kMaxBlocks] = {};
+    runtime::Allocation blocks[kMaxBlocks];
   };
   Lookup look_up() const;
 

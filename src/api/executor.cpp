@@ -7,6 +7,7 @@
 
 #include "api/api_util.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/state.hpp"
 
 namespace aclnn_cpu {
 namespace {
@@ -17,6 +18,9 @@ std::mutex &executor_mutex() {
   static std::mutex *m = new std::mutex;
   return *m;
 }
+
+// Appended to the message of a refused launch that consumed its executor.
+constexpr char kConsumed[] = "; the executor has been destroyed";
 
 // What a launch takes from the executor under the lock.
 struct Claim {
@@ -44,30 +48,45 @@ int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
   return ACLNN_SUCCESS;  // `consumed` is freed here, outside the lock
 }
 
+// Work runs only after aclInit with a device set. Checked before the workspace: without them aclrtMalloc fails
+// too, and the missing workspace would be reported instead of its cause.
+int check_runtime_ready(const char *api, const std::string &fate) {
+  const aclError ready = runtime::require_device(api);
+  if (ready == ACL_SUCCESS) return ACLNN_SUCCESS;
+  const std::string why = ready == ACL_ERROR_UNINITIALIZE
+                              ? "the runtime is not initialised: aclInit has not been called (or aclFinalize has run "
+                                "since)"
+                              : "no device is set: call aclrtSetDevice(0) first";
+  return inner_error(ACLNN_ERR_RUNTIME_ERROR, api,
+                     "cannot launch, " + why + " (aclError " + std::to_string(ready) +
+                         "); the stream, the workspace (aclrtMalloc) and the work need it; nothing was computed" +
+                         fate);
+}
+
 // The work writes the workspace: as on the device, it must be memory the runtime handed out and still owns,
 // with room for `needed` bytes.
 int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const std::string &fate) {
-  const unsigned char *begin = nullptr;
-  const unsigned char *end = nullptr;
-  if (!runtime::find_allocation(workspace, &begin, &end)) {
+  runtime::Allocation block;
+  if (!runtime::find_allocation(workspace, &block)) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspace (" + pointer_text(workspace) +
                            ") is not inside a live aclrtMalloc allocation (never allocated by the runtime, already "
                            "freed, or released by aclrtResetDevice/aclFinalize)" +
                            fate);
   }
-  const uint64_t available = static_cast<uint64_t>(end - static_cast<const unsigned char *>(workspace));
+  const uint64_t available = static_cast<uint64_t>(block.end - static_cast<const unsigned char *>(workspace));
   if (available < needed) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspace (" + pointer_text(workspace) + ") has only " + std::to_string(available) +
-                           " bytes left in its aclrtMalloc allocation but the executor needs " +
+                           " bytes left in " + runtime::allocation_text(block) + " but the executor needs " +
                            std::to_string(needed) + fate);
   }
   return ACLNN_SUCCESS;
 }
 
-int check_workspace(const char *api, void *workspace, uint64_t workspace_size, uint64_t needed, bool consumed) {
-  const std::string fate = consumed ? "; the executor has been destroyed" : "";
+int check_workspace(const char *api, void *workspace, uint64_t workspace_size, const Operation &operation,
+                    uint64_t needed, bool consumed) {
+  const std::string fate = consumed ? kConsumed : "";
   if (workspace_size > 0 && workspace == nullptr) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, api,
                        "workspace is nullptr but workspaceSize is " + std::to_string(workspace_size) + fate);
@@ -75,7 +94,8 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
   if (workspace_size < needed) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspaceSize is " + std::to_string(workspace_size) + " but the executor needs " +
-                           std::to_string(needed) + " bytes (the size GetWorkspaceSize returned)" + fate);
+                           std::to_string(needed) + " bytes (the size GetWorkspaceSize returned" +
+                           operation.workspace_basis() + ")" + fate);
   }
   // The staged operands are fp32: a workspace the work could not use must be refused here, not on the stream.
   if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
@@ -92,11 +112,12 @@ int check_workspace(const char *api, void *workspace, uint64_t workspace_size, u
 // The memory checks of the launch are repeated first: a buffer freed by another thread between the launch and
 // this moment is reported (161002, outputs untouched) instead of being read or written.
 aclError run_operation(const char *api, Operation &operation, void *workspace, uint64_t workspace_size) {
-  return status_guard(api, [&] {
-    if (int st = check_workspace(api, workspace, workspace_size, workspace_size, false)) return st;
+  const int status = status_guard(api, [&] {
+    if (int st = check_workspace(api, workspace, workspace_size, operation, workspace_size, false)) return st;
     if (int st = operation.check_memory(api)) return st;
     return operation.run(workspace, workspace_size);
   });
+  return log_refusal("stream", status);
 }
 
 }  // namespace
@@ -121,7 +142,8 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   if (int st = claim_executor(api, executor, &claim)) return st;
   if (claim.operation == nullptr) return inner_error(ACLNN_ERR_INNER, api, "the executor records no work");
   const uint64_t needed = claim.operation->workspace_size();
-  if (int st = check_workspace(api, workspace, workspace_size, needed, claim.consumed)) return st;
+  if (int st = check_runtime_ready(api, claim.consumed ? kConsumed : "")) return st;
+  if (int st = check_workspace(api, workspace, workspace_size, *claim.operation, needed, claim.consumed)) return st;
   if (int st = claim.operation->check_memory(api)) return st;
 
   std::shared_ptr<Operation> operation = std::move(claim.operation);

@@ -17,6 +17,7 @@ aclOpExecutor *create_executor(std::shared_ptr<Operation> operation);
 // Phase two of an operator named `api`:
 //   executor NULL                       → 161001 ("executor is nullptr")
 //   executor not live                   → 161002, never dereferenced
+//   no aclInit, or no device set        → 361001 (before the workspace rules: without them aclrtMalloc fails too)
 //   workspaceSize > 0, workspace NULL   → 161001
 //   workspaceSize < what the work needs → 161002
 //   workspace not 4-byte aligned, outside every live aclrtMalloc allocation, or inside one too small for

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
@@ -66,6 +67,8 @@ class Operation {
   // True when the work is so small that the launch should run it on the calling thread if the stream is idle
   // (see runtime::enqueue).
   virtual bool runs_on_caller() const { return false; }
+  // What the workspace size depends on, for the message of a launch given a smaller one ("" when nothing to say).
+  virtual std::string workspace_basis() const { return ""; }
 };
 
 }  // namespace aclnn_cpu

@@ -25,13 +25,15 @@ aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(const aclTensor *, const aclTen
                                                  const aclTensor *, int64_t, int8_t, aclTensor *, aclTensor *,
                                                  aclTensor *, uint64_t *, aclOpExecutor **) {
   static const char kApi[] = "aclnnConvTbcBackwardGetWorkspaceSize";
-  return status_guard(kApi, [&] { return no_kernel(kApi, "aclnnConvTbcBackward"); });
+  return log_refusal("GetWorkspaceSize", status_guard(kApi, [&] { return no_kernel(kApi, "aclnnConvTbcBackward"); }));
 }
 
 aclnnStatus aclnnConvTbcBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                  const aclrtStream stream) {
   static const char kApi[] = "aclnnConvTbcBackward";
-  return status_guard(kApi, [&] { return launch_executor(kApi, workspace, workspaceSize, executor, stream); });
+  const int status =
+      status_guard(kApi, [&] { return launch_executor(kApi, workspace, workspaceSize, executor, stream); });
+  return log_refusal("launch", status);
 }
 
 aclnnStatus aclnnDeformableConv2dBackwardGetWorkspaceSize(const aclTensor *, const aclTensor *, const aclTensor *,
@@ -41,13 +43,16 @@ aclnnStatus aclnnDeformableConv2dBackwardGetWorkspaceSize(const aclTensor *, con
                                                           aclTensor *, aclTensor *, aclTensor *, uint64_t *,
                                                           aclOpExecutor **) {
   static const char kApi[] = "aclnnDeformableConv2dBackwardGetWorkspaceSize";
-  return status_guard(kApi, [&] { return no_kernel(kApi, "aclnnDeformableConv2dBackward"); });
+  return log_refusal("GetWorkspaceSize",
+                     status_guard(kApi, [&] { return no_kernel(kApi, "aclnnDeformableConv2dBackward"); }));
 }
 
 aclnnStatus aclnnDeformableConv2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                           const aclrtStream stream) {
   static const char kApi[] = "aclnnDeformableConv2dBackward";
-  return status_guard(kApi, [&] { return launch_executor(kApi, workspace, workspaceSize, executor, stream); });
+  const int status =
+      status_guard(kApi, [&] { return launch_executor(kApi, workspace, workspaceSize, executor, stream); });
+  return log_refusal("launch", status);
 }
 
 }  // extern "C"

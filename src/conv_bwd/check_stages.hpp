@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "conv_bwd/check_call.hpp"
 #include "conv_bwd/problem.hpp"
@@ -33,6 +34,16 @@ int check_shapes(const Call &call);
 int check_memory(const Call &call);
 // V9 and our weight.shape[0] % groups rule (issue 2, Q4).
 int check_channels(const Call &call);
+
+// A rule broken by one tensor: its slot (-1 when the rule holds) and the message it fails with.
+struct Fault {
+  int slot = -1;
+  std::string text;
+};
+// The first of V9's rules 1-3 (channel counts against weight and groups) that fails, among those about tensor
+// `about` (-1: any), without recording anything: check_channels, and the root cause of an earlier rule that
+// fails because of it. Needs V8's equal ranks.
+Fault channel_fault(const Call &call, int about);
 // V10 for 3-D; for 1-D/2-D our gradOutput batch/spatial consistency rule (issue 2, Q3).
 int check_spatial(const Call &call);
 // V11: deterministic mode with groups > 1.

@@ -16,6 +16,9 @@ uint64_t workspace_size(const Problem &problem);
 // Writes every output selected by problem.mask (and nothing else) as `plan` says. Returns an aclnnStatus.
 int execute(const Problem &problem, const Plan &plan, void *workspace, uint64_t workspace_size);
 
+// ACLNN_CPU_VERBOSE=2: the plan GetWorkspaceSize made, with why each faster algorithm refused, on stderr.
+void print_plan_verbose(const Problem &problem, const Plan &plan);
+
 // With a plan made now from the current settings.
 int execute(const Problem &problem, void *workspace, uint64_t workspace_size);
 

@@ -11,15 +11,29 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
+bool length_fits(size_t length, int dims, bool four_allowed) {
+  return length == static_cast<size_t>(dims - 2) || (four_allowed && dims == 4 && length == 4);
+}
+
+// The lengths follow input's rank; when gradOutput and weight agree on another rank that the list fits, input's
+// rank is what is wrong (V8 would say so later).
+std::string rank_root_cause(const Call &call, size_t length, bool four_allowed) {
+  const int others = call.rank(kWeight);
+  if (call.rank(kGradOutput) != others || others == call.dims || !length_fits(length, others, four_allowed)) return "";
+  return "the dim of input " + ints_text(call.shape(kInput)) + " must equal the dim of gradOutput " +
+         ints_text(call.shape(kGradOutput)) + " and weight " + ints_text(call.shape(kWeight)) + ", but got " +
+         std::to_string(call.dims) + " and " + std::to_string(others) + ".";
+}
+
 int check_length(const Call &call, const char *name, const std::vector<int64_t> &values, bool four_allowed) {
-  const size_t spatial = static_cast<size_t>(call.dims - 2);
-  if (values.size() == spatial) return ACLNN_SUCCESS;
-  if (four_allowed && call.dims == 4 && values.size() == 4) return ACLNN_SUCCESS;
-  std::string expected = std::to_string(spatial);
+  if (length_fits(values.size(), call.dims, four_allowed)) return ACLNN_SUCCESS;
+  std::string expected = std::to_string(call.dims - 2);
   if (four_allowed && call.dims == 4) expected += " or 4";
-  return fail_invalid(std::string("expected ") + name + " to have " + expected + " elements for a " +
-                      std::to_string(call.dims) + "-dim input, but got " + std::to_string(values.size()) + ": " +
-                      ints_text(values) + ".");
+  const std::string symptom = std::string("expected ") + name + " to have " + expected + " elements for a " +
+                              std::to_string(call.dims) + "-dim input, but got " + std::to_string(values.size()) +
+                              ": " + ints_text(values) + ".";
+  const std::string root = rank_root_cause(call, values.size(), four_allowed);
+  return fail_invalid(root.empty() ? symptom : with_root_cause(root, symptom));
 }
 
 int check_lengths(const Call &call) {

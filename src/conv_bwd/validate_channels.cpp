@@ -26,27 +26,35 @@ int check_legacy_depthwise(const Call &call, int64_t x_channels, int64_t y_chann
 
 }  // namespace
 
-int check_channels(const Call &call) {
+Fault channel_fault(const Call &call, int about) {
   const int x = call.x_slot();
   const int y = call.y_slot();
   const int64_t x_channels = call.shape(x)[1];
-  const int64_t y_channels = call.shape(y)[1];
+  const std::vector<int64_t> &w = call.shape(kWeight);
+  const bool x_counts = about < 0 || about == x;
+  if ((about < 0 || about == y) && call.shape(y)[1] != w[0]) {
+    return {y, channel_text(call, y) + " must equal weight.shape[0] = " + std::to_string(w[0]) + " (weight shape " +
+                   ints_text(w) + ")."};
+  }
+  if (x_counts && (w[1] == 0 || x_channels % w[1] != 0)) {
+    return {x, channel_text(call, x) + " must be a multiple of weight.shape[1] = " + std::to_string(w[1]) +
+                   " (weight shape " + ints_text(w) + "), which must not be 0."};
+  }
+  if (x_counts && x_channels / w[1] != call.args.groups) {
+    return {x, channel_text(call, x) + " divided by weight.shape[1] = " + std::to_string(w[1]) +
+                   " must equal groups, but got " + std::to_string(x_channels / w[1]) + " and groups " +
+                   std::to_string(call.args.groups) + "."};
+  }
+  return {};
+}
+
+int check_channels(const Call &call) {
+  const Fault fault = channel_fault(call, -1);
+  if (fault.slot >= 0) return fail_invalid(fault.text);
+  const int64_t x_channels = call.shape(call.x_slot())[1];
+  const int64_t y_channels = call.shape(call.y_slot())[1];
   const std::vector<int64_t> &w = call.shape(kWeight);
   const int64_t groups = call.args.groups;
-
-  if (y_channels != w[0]) {
-    return fail_invalid(channel_text(call, y) + " must equal weight.shape[0] = " + std::to_string(w[0]) +
-                        " (weight shape " + ints_text(w) + ").");
-  }
-  if (w[1] == 0 || x_channels % w[1] != 0) {
-    return fail_invalid(channel_text(call, x) + " must be a multiple of weight.shape[1] = " + std::to_string(w[1]) +
-                        " (weight shape " + ints_text(w) + "), which must not be 0.");
-  }
-  if (x_channels / w[1] != groups) {
-    return fail_invalid(channel_text(call, x) + " divided by weight.shape[1] = " + std::to_string(w[1]) +
-                        " must equal groups, but got " + std::to_string(x_channels / w[1]) + " and groups " +
-                        std::to_string(groups) + ".");
-  }
   if (int status = check_legacy_depthwise(call, x_channels, y_channels, groups)) return status;
   if (!call.any_input_empty() && w[0] % groups != 0) {
     return fail_invalid("weight.shape[0] = " + std::to_string(w[0]) + " (weight shape " + ints_text(w) +

@@ -76,14 +76,14 @@ int check_empty_kernel_fits(const Call &call) {
     bool ok = checked_add(in[2 + d], a.pad_begin, &padded) && checked_add(padded, a.pad_end, &padded) &&
               checked_mul(w[2 + d] - 1, a.dilation, &reach) && checked_add(reach, 1, &reach);
     if (!ok) {
-      return fail_invalid("the padded input or dilated kernel size of spatial dim " + std::to_string(d) +
+      return fail_invalid(std::string("the padded input or dilated kernel size along ") + spatial_name(call.dims, d) +
                           " overflows int64 (input " + ints_text(in) + ", weight " + ints_text(w) + ").");
     }
     if (padded < reach) {
-      return fail_invalid("in spatial dim " + std::to_string(d) + " the padded input size " + std::to_string(padded) +
-                          " is smaller than the dilated kernel size " + std::to_string(reach) + " (input " +
-                          ints_text(in) + ", weight " + ints_text(w) + ", padding " + ints_text(call.padding()) +
-                          ", dilation " + ints_text(call.dilation()) + ").");
+      return fail_invalid(std::string("along ") + spatial_name(call.dims, d) + " the padded input size " +
+                          std::to_string(padded) + " is smaller than the dilated kernel size " + std::to_string(reach) +
+                          " (input " + ints_text(in) + ", weight " + ints_text(w) + ", padding " +
+                          ints_text(call.padding()) + ", dilation " + ints_text(call.dilation()) + ").");
     }
   }
   return ACLNN_SUCCESS;

@@ -51,13 +51,16 @@ int64_t view_end_bytes(const aclTensor *t) {
   return bytes;
 }
 
-// The aclrtMalloc block a tensor's data lies in, when it does (looked up for all tensors at once).
-struct Allocation {
-  bool found = false;
-  const unsigned char *begin = nullptr, *end = nullptr;
-};
+// A view can outgrow its allocation because its shape is wrong: when a channel rule checked later (V9) says so,
+// that is the root cause to name.
+std::string with_shape_root_cause(const Call &call, int slot, const std::string &symptom) {
+  if (call.short_circuit || slot == kWeight || slot > kGradInput) return symptom;
+  const Fault root = channel_fault(call, slot == kGradInput ? kInput : slot);  // gradInput has input's shape (V8)
+  return root.slot < 0 ? symptom : with_root_cause(root.text, symptom);
+}
 
-int check_extent(int slot, const aclTensor *t, const Allocation &block) {
+// `block`: the allocation the tensor's data lies in, when `in_block`.
+int check_extent(const Call &call, int slot, const aclTensor *t, bool in_block, const runtime::Allocation &block) {
   if (dtype_size(t->dtype) == 0) {
     return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t->dtype) +
                         " without a whole-byte element size.");
@@ -68,14 +71,15 @@ int check_extent(int slot, const aclTensor *t, const Allocation &block) {
     return fail_invalid(std::string("the byte extent of the view of ") + slot_name(slot) + " (" + view_text(t) +
                         ") overflows the address space.");
   }
-  if (!block.found) return ACLNN_SUCCESS;
+  if (!in_block) return ACLNN_SUCCESS;
   const uint64_t available = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(block.end) - base);
   if (static_cast<uint64_t>(end) <= available) return ACLNN_SUCCESS;
-  return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " +
-                      std::to_string(end) +
-                      " bytes from its data pointer, but the aclrtMalloc allocation holding "
-                      "it has only " +
-                      std::to_string(available) + " bytes from there.");
+  return fail_invalid(with_shape_root_cause(
+      call, slot,
+      std::string("the view of ") + slot_name(slot) + " (" + view_text(t) + ") needs " + std::to_string(end) +
+          " bytes from its data pointer, but " + runtime::allocation_text(block) + " holding it has only " +
+          std::to_string(available) + " bytes from there (its data pointer is " +
+          std::to_string(base - reinterpret_cast<uintptr_t>(block.begin)) + " bytes into it)."));
 }
 
 // True when distinct indices of the view address distinct elements: ordered by stride, each dim (of size > 1)
@@ -112,12 +116,12 @@ int check_memory(const Call &call) {
   // The checked tensors' blocks, under one registry lock.
   const void *data[kSlotCount] = {};
   bool found[kSlotCount] = {};
-  const unsigned char *begins[kSlotCount] = {}, *ends[kSlotCount] = {};
+  runtime::Allocation blocks[kSlotCount];
   for (int slot = 0; slot < kSlotCount; ++slot) {
     const aclTensor *t = call.tensor(slot);
     if (t != nullptr) data[slot] = t->data;
   }
-  runtime::find_allocations(kSlotCount, data, found, begins, ends);
+  runtime::find_allocations(kSlotCount, data, found, blocks);
   for (int slot = 0; slot < kSlotCount; ++slot) {
     const aclTensor *t = call.tensor(slot);
     if (t == nullptr || call.numel[slot] == 0) continue;
@@ -127,7 +131,7 @@ int check_memory(const Call &call) {
                        ints_text(t->view_shape) + ") but its data pointer is null.");
     }
     if (int status = check_signs(slot, t)) return status;
-    if (int status = check_extent(slot, t, Allocation{found[slot], begins[slot], ends[slot]})) return status;
+    if (int status = check_extent(call, slot, t, found[slot], blocks[slot])) return status;
     if (int status = check_output_overlap(slot, t)) return status;
   }
   return ACLNN_SUCCESS;

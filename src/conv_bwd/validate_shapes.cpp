@@ -24,12 +24,16 @@ int check_same_shape(const Call &call, int output, int source) {
                       ints_text(call.shape(source)) + ".");
 }
 
+// gradBias is measured against gradOutput's channels; when those disagree with weight (V9, checked later),
+// gradOutput is the tensor to name first.
 int check_grad_bias_shape(const Call &call) {
   const std::vector<int64_t> &bias = call.shape(kGradBias);
   const int64_t channels = call.shape(kGradOutput)[1];
   if (bias.size() == 1 && bias[0] == channels) return ACLNN_SUCCESS;
-  return fail_invalid("gradBias must be 1-D with gradOutput.shape[1] = " + std::to_string(channels) +
-                      " elements, but got shape " + ints_text(bias) + ".");
+  const std::string symptom = "gradBias must be 1-D with gradOutput.shape[1] = " + std::to_string(channels) +
+                              " elements, but got shape " + ints_text(bias) + ".";
+  const Fault root = channel_fault(call, kGradOutput);
+  return fail_invalid(root.slot < 0 ? symptom : with_root_cause(root.text, symptom));
 }
 
 }  // namespace

@@ -65,12 +65,13 @@ std::string context_text(const Call &call) {
 
 int size_problem(const Call &call, const Size &size, int d) {
   if (size.overflow) {
-    return fail_invalid("the output size of spatial dim " + std::to_string(d) + " overflows int64 with " +
+    return fail_invalid(std::string("the output size along ") + spatial_name(call.dims, d) + " overflows int64 with " +
                         context_text(call) + ".");
   }
-  return fail_invalid("in spatial dim " + std::to_string(d) + " the dilated kernel is larger than the padded " +
-                      slot_name(call.x_slot()) + " (" + ints_text(call.shape(call.x_slot())) + ", weight " +
-                      ints_text(call.shape(kWeight)) + ", " + attrs_text(call) + ").");
+  return fail_invalid(std::string("along ") + spatial_name(call.dims, d) +
+                      " the dilated kernel is larger than the padded " + slot_name(call.x_slot()) + " (" +
+                      ints_text(call.shape(call.x_slot())) + ", weight " + ints_text(call.shape(kWeight)) + ", " +
+                      attrs_text(call) + ").");
 }
 
 // V10: Y's spatial dims must be the forward-conv sizes of X's (symmetric 3-D padding).

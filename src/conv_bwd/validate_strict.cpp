@@ -22,7 +22,8 @@ constexpr int64_t kA2A3MaxDilation = 255;
 constexpr int64_t k950MaxDepthAttr = 1000000;
 constexpr int64_t k950MaxPlaneAttr = 2147483646;
 
-const char *const kDimNames[kSpatial] = {"D", "H", "W"};
+// The call's own name of lifted dim d (the lifted dims before its first hold 1 or 0 and pass every limit).
+const char *dim_name(const Problem &p, int d) { return spatial_name(p.rank, d - (kSpatial - (p.rank - 2))); }
 
 int over_limit(const Problem &p, const std::string &what, int64_t value, int64_t limit) {
   return fail_internal(std::string(product_name(p.product)) + " supports " + what + " <= " + std::to_string(limit) +
@@ -37,7 +38,9 @@ int64_t kernel(const Problem &p, int d) {
 
 int check_kernel_hw(const Problem &p) {
   for (int d = 1; d < kSpatial; ++d) {
-    if (kernel(p, d) > kMaxKernel) return over_limit(p, std::string("kernel ") + kDimNames[d], kernel(p, d), kMaxKernel);
+    if (kernel(p, d) > kMaxKernel) {
+      return over_limit(p, std::string("kernel ") + dim_name(p, d), kernel(p, d), kMaxKernel);
+    }
   }
   return ACLNN_SUCCESS;
 }
@@ -46,7 +49,7 @@ int check_kernel_hw(const Problem &p) {
 int check_attr(const Problem &p, const char *name, const int64_t *values, int64_t limit_d, int64_t limit_hw) {
   for (int d = 0; d < kSpatial; ++d) {
     const int64_t limit = d == 0 ? limit_d : limit_hw;
-    if (values[d] > limit) return over_limit(p, std::string(name) + " " + kDimNames[d], values[d], limit);
+    if (values[d] > limit) return over_limit(p, std::string(name) + " " + dim_name(p, d), values[d], limit);
   }
   return ACLNN_SUCCESS;
 }
@@ -88,8 +91,8 @@ int check_common(const Problem &p) {
   if (!p.transposed) return ACLNN_SUCCESS;
   for (int d = 0; d < kSpatial; ++d) {
     if (p.output_padding[d] >= p.stride[d]) {
-      return fail_internal(std::string(product_name(p.product)) + " supports outputPadding " + kDimNames[d] +
-                           " < stride " + kDimNames[d] + " = " + std::to_string(p.stride[d]) + ", but got " +
+      return fail_internal(std::string(product_name(p.product)) + " supports outputPadding " + dim_name(p, d) +
+                           " < stride " + dim_name(p, d) + " = " + std::to_string(p.stride[d]) + ", but got " +
                            std::to_string(p.output_padding[d]) + " (hardware limit enforced by strict mode).");
     }
   }

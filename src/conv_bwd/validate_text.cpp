@@ -44,6 +44,16 @@ std::string dtypes_text(std::initializer_list<aclDataType> dtypes) {
   return dtypes_text(std::vector<aclDataType>(dtypes));
 }
 
+const char *spatial_name(int dims, int d) {
+  static const char *const kNames[3][3] = {{"L", "?", "?"}, {"H", "W", "?"}, {"D", "H", "W"}};
+  if (dims < 3 || dims > 5 || d < 0 || d > dims - 3) return "?";
+  return kNames[dims - 3][d];
+}
+
+std::string with_root_cause(const std::string &root_cause, const std::string &symptom) {
+  return root_cause + " Because of that, an earlier check fails too: " + symptom;
+}
+
 int fail_null(const std::string &detail) { return param_error(ACLNN_ERR_PARAM_NULLPTR, kApi, detail); }
 int fail_invalid(const std::string &detail) { return param_error(ACLNN_ERR_PARAM_INVALID, kApi, detail); }
 int fail_internal(const std::string &detail) { return inner_error(ACLNN_ERR_INNER_NULLPTR, kApi, detail); }

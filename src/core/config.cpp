@@ -57,101 +57,132 @@ bool is_skippable_algorithm(const std::string &name) {
   return false;
 }
 
+// One parser per variable: each reads a set, non-empty value into *s, or explains in *error why it is invalid.
+bool parse_soc(const std::string &v, Settings *s, std::string *error) {
+  if (parse_product(v, &s->product)) return true;
+  *error = "ACLNN_CPU_SOC = \"" + v +
+           "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, Ascend910, "
+           "Ascend310P";
+  return false;
+}
+
+bool parse_strict(const std::string &v, Settings *s, std::string *error) {
+  if (v != "0" && v != "1") {
+    *error = "ACLNN_CPU_STRICT = \"" + v + "\" is invalid; expected 0 or 1";
+    return false;
+  }
+  s->strict = v == "1";
+  return true;
+}
+
+bool parse_num_threads(const std::string &v, Settings *s, std::string *error) {
+  char *end = nullptr;
+  const long n = std::strtol(v.c_str(), &end, 10);
+  if (*end != '\0' || n < 0 || n > 4096) {
+    *error = "ACLNN_CPU_NUM_THREADS = \"" + v +
+             "\" is invalid; expected an integer in [0, 4096] (0: all CPUs this process may use)";
+    return false;
+  }
+  s->num_threads = static_cast<int>(n);
+  return true;
+}
+
+bool parse_hf32_rounding(const std::string &v, Settings *s, std::string *error) {
+  if (v == "rne" || v == "away") {
+    s->hf32_rounding = v == "rne" ? Hf32Rounding::kNearestEven : Hf32Rounding::kTiesAway;
+    return true;
+  }
+  *error = "ACLNN_CPU_HF32_ROUNDING = \"" + v + "\" is invalid; expected \"away\" (default) or \"rne\"";
+  return false;
+}
+
+bool parse_fp8_overflow(const std::string &v, Settings *s, std::string *error) {
+  if (v == "nan" || v == "saturate") {
+    s->fp8_overflow = v == "nan" ? Fp8Overflow::kNan : Fp8Overflow::kSaturate;
+    return true;
+  }
+  *error = "ACLNN_CPU_FP8_OVERFLOW = \"" + v + "\" is invalid; expected \"saturate\" (default) or \"nan\"";
+  return false;
+}
+
+bool parse_max_isa(const std::string &v, Settings *s, std::string *error) {
+  if (parse_isa(v, &s->max_isa)) return true;
+  *error = "ACLNN_CPU_MAX_ISA = \"" + v + "\" is invalid; expected scalar, avx2 or avx512";
+  return false;
+}
+
+// "-gemm_weight,-gemm_flipped_forward": skip these algorithms.
+bool parse_skipped_algorithms(const std::string &a, Settings *s, std::string *error) {
+  std::string list = ",";
+  size_t at = 0;
+  while (at <= a.size()) {
+    const size_t end = std::min(a.find(',', at), a.size());
+    const std::string name = end > at + 1 && a[at] == '-' ? a.substr(at + 1, end - at - 1) : "";
+    if (!is_skippable_algorithm(name)) {
+      *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid: \"" + a.substr(at, end - at) +
+               "\" is not -name with name one of " + kSkippableAlgorithms;
+      return false;
+    }
+    list += name + ",";
+    at = end + 1;
+  }
+  s->disabled_algorithms = list;
+  return true;
+}
+
+bool parse_algo(const std::string &a, Settings *s, std::string *error) {
+  if (a == "auto" || a == "reference") {
+    s->reference_only = a == "reference";
+    return true;
+  }
+  if (a[0] == '-') return parse_skipped_algorithms(a, s, error);
+  *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto (default), reference or -name[,-name...]";
+  return false;
+}
+
+bool parse_mem_limit(const std::string &v, Settings *s, std::string *error) {
+  // Plain decimal bytes: a typo must not silently become "no limit" or a tiny limit.
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno == ERANGE) {
+    *error = "ACLNN_CPU_MEM_LIMIT = \"" + v + "\" is invalid; expected a number of bytes (decimal, 0 = no limit)";
+    return false;
+  }
+  s->mem_limit = static_cast<uint64_t>(n);
+  return true;
+}
+
+// Exactly one digit: "yes", "-1" or "1x" would otherwise read as some level the user did not choose.
+bool parse_verbose(const std::string &v, Settings *s, std::string *error) {
+  if (v != "0" && v != "1" && v != "2") {
+    *error = "ACLNN_CPU_VERBOSE = \"" + v + "\" is invalid; expected 0 (default), 1 or 2";
+    return false;
+  }
+  s->verbose = v[0] - '0';
+  return true;
+}
+
 bool parse_settings(Settings *out, std::string *error) {
+  using Parser = bool (*)(const std::string &, Settings *, std::string *);
+  static const struct {
+    const char *name;
+    Parser parse;
+  } kVariables[] = {
+      {"ACLNN_CPU_SOC", parse_soc},
+      {"ACLNN_CPU_STRICT", parse_strict},
+      {"ACLNN_CPU_NUM_THREADS", parse_num_threads},
+      {"ACLNN_CPU_HF32_ROUNDING", parse_hf32_rounding},
+      {"ACLNN_CPU_FP8_OVERFLOW", parse_fp8_overflow},
+      {"ACLNN_CPU_MAX_ISA", parse_max_isa},
+      {"ACLNN_CPU_ALGO", parse_algo},
+      {"ACLNN_CPU_MEM_LIMIT", parse_mem_limit},
+      {"ACLNN_CPU_VERBOSE", parse_verbose},
+  };
   Settings s;
-  if (const char *soc = env("ACLNN_CPU_SOC")) {
-    if (!parse_product(soc, &s.product)) {
-      *error = std::string("ACLNN_CPU_SOC = \"") + soc +
-               "\" is not an emulated product; expected one of Ascend910B, Ascend910_93, Ascend950, Ascend910, "
-               "Ascend310P";
-      return false;
-    }
-  }
-  if (const char *strict = env("ACLNN_CPU_STRICT")) {
-    std::string v = strict;
-    if (v != "0" && v != "1") {
-      *error = "ACLNN_CPU_STRICT = \"" + v + "\" is invalid; expected 0 or 1";
-      return false;
-    }
-    s.strict = v == "1";
-  }
-  if (const char *threads = env("ACLNN_CPU_NUM_THREADS")) {
-    char *end = nullptr;
-    long n = std::strtol(threads, &end, 10);
-    if (*end != '\0' || n < 0 || n > 4096) {
-      *error = std::string("ACLNN_CPU_NUM_THREADS = \"") + threads +
-               "\" is invalid; expected an integer in [0, 4096] (0: all CPUs this process may use)";
-      return false;
-    }
-    s.num_threads = static_cast<int>(n);
-  }
-  if (const char *r = env("ACLNN_CPU_HF32_ROUNDING")) {
-    std::string v = r;
-    if (v == "rne") {
-      s.hf32_rounding = Hf32Rounding::kNearestEven;
-    } else if (v == "away") {
-      s.hf32_rounding = Hf32Rounding::kTiesAway;
-    } else {
-      *error = "ACLNN_CPU_HF32_ROUNDING = \"" + v + "\" is invalid; expected \"away\" (default) or \"rne\"";
-      return false;
-    }
-  }
-  if (const char *o = env("ACLNN_CPU_FP8_OVERFLOW")) {
-    std::string v = o;
-    if (v == "nan") {
-      s.fp8_overflow = Fp8Overflow::kNan;
-    } else if (v == "saturate") {
-      s.fp8_overflow = Fp8Overflow::kSaturate;
-    } else {
-      *error = "ACLNN_CPU_FP8_OVERFLOW = \"" + v + "\" is invalid; expected \"saturate\" (default) or \"nan\"";
-      return false;
-    }
-  }
-  if (const char *v = env("ACLNN_CPU_MAX_ISA")) {
-    if (!parse_isa(v, &s.max_isa)) {
-      *error = std::string("ACLNN_CPU_MAX_ISA = \"") + v + "\" is invalid; expected scalar, avx2 or avx512";
-      return false;
-    }
-  }
-  if (const char *v = env("ACLNN_CPU_ALGO")) {
-    const std::string a = v;
-    if (a == "auto" || a == "reference") {
-      s.reference_only = a == "reference";
-    } else if (a[0] == '-') {
-      // "-gemm_weight,-gemm_flipped_forward": skip these algorithms.
-      std::string list = ",";
-      size_t at = 0;
-      while (at <= a.size()) {
-        const size_t end = std::min(a.find(',', at), a.size());
-        const std::string name = end > at + 1 && a[at] == '-' ? a.substr(at + 1, end - at - 1) : "";
-        if (!is_skippable_algorithm(name)) {
-          *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid: \"" + a.substr(at, end - at) +
-                   "\" is not -name with name one of " + kSkippableAlgorithms;
-          return false;
-        }
-        list += name + ",";
-        at = end + 1;
-      }
-      s.disabled_algorithms = list;
-    } else {
-      *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid; expected auto (default), reference or -name[,-name...]";
-      return false;
-    }
-  }
-  if (const char *v = env("ACLNN_CPU_MEM_LIMIT")) {
-    // Plain decimal bytes: a typo must not silently become "no limit" or a tiny limit.
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno == ERANGE) {
-      *error = std::string("ACLNN_CPU_MEM_LIMIT = \"") + v +
-               "\" is invalid; expected a number of bytes (decimal, 0 = no limit)";
-      return false;
-    }
-    s.mem_limit = static_cast<uint64_t>(n);
-  }
-  if (const char *v = env("ACLNN_CPU_VERBOSE")) {
-    s.verbose = std::atoi(v);
+  for (const auto &variable : kVariables) {
+    const char *value = env(variable.name);
+    if (value != nullptr && !variable.parse(value, &s, error)) return false;
   }
   *out = s;
   return true;
@@ -235,33 +266,38 @@ bool load_settings_from_env(std::string *error) {
   return true;
 }
 
-void set_product(Product product) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.product = product;
-}
+namespace {
 
-void set_strict(bool strict) {
+// The ext.h / test setters: one field changed under the lock, on top of the environment when nothing read it yet.
+template <class Change>
+void change_settings(Change change) {
   SettingsStore &s = store();
   std::lock_guard<std::mutex> lock(s.mutex);
   ensure_loaded_locked(s);
-  s.value.strict = strict;
-}
-
-void set_num_threads(int num_threads) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.num_threads = num_threads;
+  change(s.value);
   s.publish_locked();
 }
 
+}  // namespace
+
+void set_product(Product product) {
+  change_settings([&](Settings &v) { v.product = product; });
+}
+
+void set_strict(bool strict) {
+  change_settings([&](Settings &v) { v.strict = strict; });
+}
+
+void set_num_threads(int num_threads) {
+  change_settings([&](Settings &v) { v.num_threads = num_threads; });
+}
+
 void set_mem_limit(uint64_t bytes) {
-  SettingsStore &s = store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_loaded_locked(s);
-  s.value.mem_limit = bytes;
+  change_settings([&](Settings &v) { v.mem_limit = bytes; });
+}
+
+void set_verbose(int level) {
+  change_settings([&](Settings &v) { v.verbose = level; });
 }
 
 namespace {

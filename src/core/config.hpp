@@ -46,6 +46,8 @@ void set_strict(bool strict);
 void set_num_threads(int num_threads);
 // Internal (tests): the ACLNN_CPU_MEM_LIMIT setting; 0 removes the limit.
 void set_mem_limit(uint64_t bytes);
+// Internal (tests): the ACLNN_CPU_VERBOSE level.
+void set_verbose(int level);
 
 // Threads to use for one call: the setting, or when it is 0 the CPUs this process may use (read at first use).
 int effective_num_threads();

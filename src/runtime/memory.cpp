@@ -16,7 +16,8 @@ namespace runtime {
 namespace {
 
 struct Block {
-  size_t size;  // bytes reserved (what find_block reports)
+  size_t size;       // bytes reserved (what find_blocks reports)
+  size_t requested;  // bytes the caller asked for
   MemoryKind kind;
 };
 
@@ -105,7 +106,7 @@ aclError allocate_block(const char *api, MemoryKind kind, size_t size, bool padd
   }
   try {
     std::lock_guard<std::mutex> lock(r.mutex);
-    r.blocks.emplace(reinterpret_cast<uintptr_t>(p), Block{bytes, kind});
+    r.blocks.emplace(reinterpret_cast<uintptr_t>(p), Block{bytes, size, kind});
   } catch (...) {
     if (device) unreserve_device_bytes(r, bytes);
     std::free(p);
@@ -166,38 +167,28 @@ MemoryCounts memory_counts() {
   return counts;
 }
 
-bool find_block(const void *p, const unsigned char **begin, const unsigned char **end) {
-  Registry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = containing(r, p);
-  if (it == r.blocks.end()) return false;
-  *begin = reinterpret_cast<const unsigned char *>(it->first);
-  *end = *begin + it->second.size;
-  return true;
-}
-
-void find_blocks(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
-                 const unsigned char **ends) {
+void find_blocks(size_t count, const void *const *ps, bool *found, Allocation *out) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (size_t i = 0; i < count; ++i) {
     auto it = containing(r, ps[i]);
     found[i] = it != r.blocks.end();
     if (!found[i]) continue;
-    begins[i] = reinterpret_cast<const unsigned char *>(it->first);
-    ends[i] = begins[i] + it->second.size;
+    out[i].begin = reinterpret_cast<const unsigned char *>(it->first);
+    out[i].end = out[i].begin + it->second.size;
+    out[i].requested = it->second.requested;
+    out[i].host = it->second.kind == MemoryKind::kHost;
   }
 }
 
 aclError check_span(const char *api, const char *param, const void *p, size_t bytes) {
-  const unsigned char *begin = nullptr;
-  const unsigned char *end = nullptr;
-  if (!find_block(p, &begin, &end)) return ACL_SUCCESS;
-  const size_t room = static_cast<size_t>(end - static_cast<const unsigned char *>(p));
+  Allocation block;
+  if (!find_allocation(p, &block)) return ACL_SUCCESS;
+  const size_t room = static_cast<size_t>(block.end - static_cast<const unsigned char *>(p));
   if (bytes <= room) return ACL_SUCCESS;
   return invalid_argument(ACL_ERROR_INVALID_PARAM, api, param, pointer_text(p),
-                          std::to_string(bytes) + " bytes from there pass the end of its allocation (" +
-                              std::to_string(room) + " bytes left of a block of " + std::to_string(end - begin) + ")");
+                          std::to_string(bytes) + " bytes from there pass the end of " + allocation_text(block) + " (" +
+                              std::to_string(room) + " bytes left)");
 }
 
 }  // namespace runtime

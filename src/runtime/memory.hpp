@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "acl/acl_base.h"
+#include "runtime/runtime.hpp"
 
 namespace aclnn_cpu {
 namespace runtime {
@@ -36,12 +37,9 @@ struct MemoryCounts {
 };
 MemoryCounts memory_counts();
 
-// When `p` lies inside a live block, its byte range [*begin, *end).
-bool find_block(const void *p, const unsigned char **begin, const unsigned char **end);
-
-// find_block for `count` pointers under one lock (an operator's tensors: one lock per call instead of six).
-void find_blocks(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
-                 const unsigned char **ends);
+// For each of `count` pointers, whether it lies inside a live block and that block, under one lock (an
+// operator's tensors: one lock per call instead of six).
+void find_blocks(size_t count, const void *const *ps, bool *found, Allocation *out);
 
 // When `p` lies inside a live block, `bytes` from `p` must stay inside it; otherwise the call is refused with
 // ACL_ERROR_INVALID_PARAM naming `param`. Pointers outside every block are not checked.

@@ -1,8 +1,10 @@
 // What the operator layer needs from the host runtime.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "acl/acl_base.h"
 
@@ -22,15 +24,27 @@ namespace runtime {
 // next synchronize, not by enqueue.
 aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_caller_when_idle = false);
 
-// When `p` lies inside a live aclrtMalloc/aclrtMallocHost allocation, stores its byte range [*begin, *end)
-// and returns true.
-// The range is the whole block this runtime reserved, as CANN reserves device memory: the requested size
-// rounded up to 32 bytes plus 32 bytes of padding (aclrtMallocAlign32: without the padding).
+// A live aclrtMalloc/aclrtMallocHost allocation: its byte range [begin, end), the whole block this runtime
+// reserved, as CANN reserves device memory (the requested size rounded up to 32 bytes plus 32 bytes of padding;
+// aclrtMallocAlign32: without the padding), all of it usable; and the size the caller asked for.
+struct Allocation {
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  size_t requested = 0;
+  bool host = false;  // by aclrtMallocHost
+};
+
+// When `p` lies inside a live allocation, stores it and returns true.
+bool find_allocation(const void *p, Allocation *out);
+// The same, storing only its byte range.
 bool find_allocation(const void *p, const unsigned char **begin, const unsigned char **end);
 
-// find_allocation for `count` pointers at once (found[i], [begins[i], ends[i])).
-void find_allocations(size_t count, const void *const *ps, bool *found, const unsigned char **begins,
-                      const unsigned char **ends);
+// find_allocation for `count` pointers at once, under one lock (found[i], out[i]).
+void find_allocations(size_t count, const void *const *ps, bool *found, Allocation *out);
+
+// "the aclrtMalloc allocation of 800 bytes (832 usable)", for messages about bounds: callers know the size they
+// asked for, not the rounded one.
+std::string allocation_text(const Allocation &allocation);
 
 // The value of ACL_OPT_DETERMINISTIC set through aclrt{Ctx,}SetSysParamOpt, 0 when it was never set (or
 // aclFinalize has run since).

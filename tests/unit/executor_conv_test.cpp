@@ -3,6 +3,7 @@
 // stream runs), and refreshing tensor addresses of a ConvBackward executor.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "api/executor.hpp"
 #include "core/config.hpp"
 #include "executor_test_support.hpp"
+#include "host_conv_call.hpp"
 
 namespace {
 
@@ -80,9 +82,9 @@ struct SmallCase {
   }
   ~SmallCase() { destroy_all(); }
 
-  int get_workspace_size(uint64_t *size, aclOpExecutor **executor) {
+  int get_workspace_size(uint64_t *size, aclOpExecutor **executor, int groups = 1) {
     return aclnnConvolutionBackwardGetWorkspaceSize(gradOutput, input, weight, biasSizes, stride, padding, dilation,
-                                                    false, outputPadding, 1, outputMask, 1, gradInput, gradWeight,
+                                                    false, outputPadding, groups, outputMask, 1, gradInput, gradWeight,
                                                     gradBias, size, executor);
   }
 
@@ -314,7 +316,10 @@ TEST_F(ConvEntry, RefreshingAnAddressRefusesBadRequests) {
   ASSERT_TRUE(aclnn_cpu::runtime::find_allocation(device, &begin, &end));
   void *too_late = const_cast<unsigned char *>(end) - 16;
   EXPECT_EQ(aclSetInputTensorAddr(exec, 1, t, too_late), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_NE(last_error().find("reaches outside"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("reaches outside the aclrtMalloc allocation of 64 bytes (" + std::to_string(end - begin) +
+                              " usable)"),
+            std::string::npos)
+      << last_error();
   EXPECT_EQ(aclSetInputTensorAddr(exec, 1, t, device), ACLNN_SUCCESS) << last_error();
 
   void *recorded = nullptr;
@@ -345,6 +350,145 @@ TEST_F(ConvEntry, GradBiasSumsGradOutputEvenWhenGradInputOverwritesIt) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
   EXPECT_EQ(c.db, (std::vector<float>{4, 8}));
   EXPECT_EQ(c.dy, (std::vector<float>{10, 10, 10, 10, 20, 20, 20, 20}));
+}
+
+}  // namespace
+
+namespace {
+
+// ACLNN_CPU_VERBOSE at `level` for one scope.
+class VerboseLevel {
+ public:
+  explicit VerboseLevel(int level) : saved_(aclnn_cpu::settings().verbose) { aclnn_cpu::set_verbose(level); }
+  ~VerboseLevel() { aclnn_cpu::set_verbose(saved_); }
+
+ private:
+  int saved_;
+};
+
+std::string error_line(const char *phase, int status, const std::string &message) {
+  return std::string("aclnn_cpu_verbose,error,") + phase + ",status=" + std::to_string(status) + "," + message + "\n";
+}
+
+// A refused call of either phase prints one line with its phase, its status and the message aclGetRecentErrMsg
+// returns; level 0 prints nothing.
+TEST_F(ConvEntry, VerboseLogsARefusedCallOfEitherPhaseWithItsStatusAndMessage) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  {
+    VerboseLevel verbose(1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(c.get_workspace_size(&size, &executor, 0), ACLNN_ERR_PARAM_INVALID);  // groups 0
+    const std::string refused = last_error();
+    EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+    const std::string launch = last_error();
+    const std::string out = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(refused.find("groups"), std::string::npos) << refused;
+    EXPECT_NE(launch.find("executor is nullptr"), std::string::npos) << launch;
+    EXPECT_EQ(out, error_line("GetWorkspaceSize", ACLNN_ERR_PARAM_INVALID, refused) +
+                       error_line("launch", ACLNN_ERR_PARAM_NULLPTR, launch));
+  }
+  VerboseLevel quiet(0);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(c.get_workspace_size(&size, &executor, 0), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// Work that fails when its stream runs it is logged as phase "stream" (the launch itself succeeded).
+TEST_F(ConvEntry, VerboseLogsWorkThatFailsOnTheStream) {
+  VerboseLevel verbose(1);
+  auto log = std::make_shared<executor_test::FakeLog>();
+  aclOpExecutor *executor = aclnn_cpu::create_executor(
+      std::make_shared<executor_test::FakeOperation>(log, 0, executor_test::FakeOperation::Mode::kFail));
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACLNN_ERR_INNER_TILING_ERROR);
+  const std::string message = runtime_error_text();
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log->runs.load(), 1);
+  const std::string synchronize = "aclrtSynchronizeStream: ";  // how the synchronizing thread is handed the message
+  ASSERT_EQ(message.rfind(synchronize, 0), 0u) << message;
+  EXPECT_NE(message.find("failing on purpose"), std::string::npos) << message;
+  EXPECT_EQ(out, error_line("stream", ACLNN_ERR_INNER_TILING_ERROR, message.substr(synchronize.size())));
+}
+
+// The seed-like small call at verbose `level`: what GetWorkspaceSize printed, and what the launch printed.
+struct Printed {
+  std::string planned, ran;
+};
+Printed run_small_call(aclrtStream stream, int level) {
+  VerboseLevel verbose(level);
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  Printed printed;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+  printed.planned = ::testing::internal::GetCapturedStderr();
+  DeviceWorkspace workspace(size);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream), ACLNN_SUCCESS) << last_error();
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << runtime_error_text();
+  printed.ran = ::testing::internal::GetCapturedStderr();
+  return printed;
+}
+
+TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
+  const Printed out = run_small_call(stream_, 1);
+  EXPECT_EQ(out.planned, "");
+  EXPECT_EQ(out.ran.find("aclnn_cpu_verbose,error"), std::string::npos) << out.ran;
+  EXPECT_EQ(std::count(out.ran.begin(), out.ran.end(), '\n'), 1) << out.ran;  // the launch's exec line
+  EXPECT_EQ(out.ran.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out.ran;
+}
+
+// Level 2 also prints the plan GetWorkspaceSize made: the launch's exec line describes the same plan, and the
+// plan line adds why each algorithm before the chosen one refused.
+TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
+  const Printed out = run_small_call(stream_, 2);
+  const std::string &planned = out.planned;
+  const std::string &ran = out.ran;
+  const std::string plan_head = "aclnn_cpu_verbose,plan,";
+  const std::string exec_head = "aclnn_cpu_verbose,exec,";
+  ASSERT_EQ(planned.rfind(plan_head, 0), 0u) << planned;
+  ASSERT_EQ(ran.rfind(exec_head, 0), 0u) << ran;
+  EXPECT_EQ(std::count(planned.begin(), planned.end(), '\n'), 1) << planned;
+  const size_t outcome = ran.find(",ok,time_ms=");
+  ASSERT_NE(outcome, std::string::npos) << ran;
+  const std::string described = ran.substr(exec_head.size(), outcome - exec_head.size());  // problem and plan
+  EXPECT_EQ(planned.compare(plan_head.size(), described.size(), described), 0) << planned << ran;
+  const std::string refused = ",refused=gradInput=[";
+  EXPECT_EQ(planned.compare(plan_head.size() + described.size(), refused.size(), refused), 0) << planned;
+  EXPECT_NE(planned.find("] gradWeight=["), std::string::npos) << planned;
+}
+
+// The workspace holds one scratch slot per planned thread, so its size depends on the thread count at
+// GetWorkspaceSize; a size from fewer threads is refused, and the message says why.
+TEST_F(ConvEntry, TheWorkspaceSizeDependsOnTheThreadCountAndTheLaunchSaysSo) {
+  struct ThreadsKeeper {
+    int saved = aclnn_cpu::settings().num_threads;
+    ~ThreadsKeeper() { aclnn_cpu::set_num_threads(saved); }
+  } keeper;
+  test_support::HostConvCall call;
+  uint64_t one_thread = 0, two_threads = 0;
+  aclOpExecutor *first = nullptr, *second = nullptr;
+  aclnn_cpu::set_num_threads(1);
+  ASSERT_EQ(call.get_workspace_size(&one_thread, &first), ACLNN_SUCCESS) << last_error();
+  aclnn_cpu::set_num_threads(2);
+  ASSERT_EQ(call.get_workspace_size(&two_threads, &second), ACLNN_SUCCESS) << last_error();
+  EXPECT_GT(two_threads, one_thread);
+  EXPECT_EQ(aclDestroyAclOpExecutor(first), ACLNN_SUCCESS);
+
+  DeviceWorkspace reused(one_thread);
+  EXPECT_EQ(aclnnConvolutionBackward(reused.get(), one_thread, second, stream_), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = last_error();
+  EXPECT_NE(message.find("workspaceSize is " + std::to_string(one_thread) + " but the executor needs " +
+                         std::to_string(two_threads) + " bytes"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("a scratch slot for each of the 2 threads planned at GetWorkspaceSize"), std::string::npos)
+      << message;
 }
 
 }  // namespace

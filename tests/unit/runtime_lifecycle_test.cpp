@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "api/objects.hpp"
+#include "host_conv_call.hpp"
 #include "runtime_fixture.hpp"
 
 namespace {
@@ -100,6 +102,50 @@ TEST_F(LifecycleTest, AnUnknownSocFailsInitWhichStaysUninitialised) {
     EXPECT_STREQ(aclrtGetSocName(), "Ascend950");
     EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
   }
+}
+
+// Every ACLNN_CPU_* variable: a malformed value fails aclInit with a message naming the variable, the value and
+// what is accepted, and leaves the runtime uninitialised.
+TEST_F(LifecycleTest, EveryMalformedSettingFailsInitNamingTheVariableTheValueAndTheChoices) {
+  struct Bad {
+    const char *name, *value, *choices;
+  };
+  const Bad cases[] = {
+      {"ACLNN_CPU_SOC", "ascend910b", "Ascend910B, Ascend910_93"},
+      {"ACLNN_CPU_STRICT", "yes", "0 or 1"},
+      {"ACLNN_CPU_NUM_THREADS", "4097", "[0, 4096]"},
+      {"ACLNN_CPU_NUM_THREADS", "2x", "[0, 4096]"},
+      {"ACLNN_CPU_HF32_ROUNDING", "even", "\"away\" (default) or \"rne\""},
+      {"ACLNN_CPU_FP8_OVERFLOW", "clip", "\"saturate\" (default) or \"nan\""},
+      {"ACLNN_CPU_MAX_ISA", "avx512f", "scalar, avx2 or avx512"},
+      {"ACLNN_CPU_ALGO", "fast", "auto (default), reference or -name"},
+      {"ACLNN_CPU_MEM_LIMIT", "1G", "a number of bytes"},
+      {"ACLNN_CPU_VERBOSE", "yes", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "-1", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "1x", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", "3", "0 (default), 1 or 2"},
+      {"ACLNN_CPU_VERBOSE", " 1", "0 (default), 1 or 2"},
+  };
+  for (const Bad &bad : cases) {
+    ScopedEnv env(bad.name, bad.value);
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM) << bad.name << "=" << bad.value;
+    const std::string message = take_error();
+    EXPECT_NE(message.find(std::string(bad.name) + " = \"" + bad.value + "\""), std::string::npos) << message;
+    EXPECT_NE(message.find(bad.choices), std::string::npos) << message;
+    EXPECT_EQ(aclnn_cpu::runtime::init_reference_count(), 0u) << bad.name << "=" << bad.value;
+  }
+}
+
+TEST_F(LifecycleTest, VerboseTakesTheLevelsZeroToTwo) {
+  for (int level = 0; level <= 2; ++level) {
+    const std::string value = std::to_string(level);
+    ScopedEnv env("ACLNN_CPU_VERBOSE", value.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << take_error();
+    EXPECT_EQ(aclnn_cpu::settings().verbose, level);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
+  std::string error;
+  EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;  // the level the tests after this one run with
 }
 
 TEST_F(LifecycleTest, AConfigFileThatCannotBeReadIsInvalidFile) {
@@ -247,6 +293,49 @@ TEST_F(LifecycleTest, ContextsFollowTheDeviceAndRefuseStaleHandles) {
   EXPECT_EQ(current, primary);  // the destroyed context is no longer current
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclrtSetCurrentContext(primary), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+// GetWorkspaceSize is host work and runs before aclInit (settings are read at first use); aclrtMalloc and the
+// launch then say that the runtime is not initialised, instead of the launch blaming the missing workspace.
+TEST_F(LifecycleTest, ALaunchBeforeAclInitSaysTheRuntimeIsNotInitialised) {
+  test_support::HostConvCall call;
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
+  ASSERT_GT(call.size, 0u);
+  void *workspace = nullptr;
+  EXPECT_EQ(aclrtMalloc(&workspace, call.size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+  EXPECT_NE(take_error().find("aclInit has not been called"), std::string::npos);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace, call.size, call.executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
+  const std::string message = take_error();
+  EXPECT_NE(message.find("the runtime is not initialised: aclInit has not been called"), std::string::npos) << message;
+  EXPECT_EQ(message.find("workspace is nullptr"), std::string::npos) << message;
+  EXPECT_FALSE(aclnn_cpu::is_live_handle(aclnn_cpu::HandleKind::kExecutor, call.executor));  // consumed, as documented
+  EXPECT_EQ(call.grad_input()[0], 1.0f);                                                     // nothing computed
+}
+
+TEST_F(LifecycleTest, ALaunchWithoutADeviceSaysSo) {
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  test_support::HostConvCall call;
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
+  EXPECT_EQ(aclnnConvolutionBackward(nullptr, call.size, call.executor, nullptr), ACLNN_ERR_RUNTIME_ERROR);
+  const std::string message = take_error();
+  EXPECT_NE(message.find("no device is set: call aclrtSetDevice(0) first"), std::string::npos) << message;
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+// An executor made before aclInit launches once the runtime is up: what "works without aclInit" promises.
+TEST_F(LifecycleTest, AnExecutorMadeBeforeAclInitRunsAfterIt) {
+  test_support::HostConvCall call;
+  ASSERT_EQ(call.plan(), ACLNN_SUCCESS) << take_error();
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  void *workspace = nullptr;
+  ASSERT_EQ(aclrtMalloc(&workspace, call.size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclnnConvolutionBackward(workspace, call.size, call.executor, nullptr), ACLNN_SUCCESS) << take_error();
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS) << take_error();
+  EXPECT_EQ(call.grad_input()[0], 16.0f);  // input position (0,0): one tap of 16 channels of ones
+  EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 

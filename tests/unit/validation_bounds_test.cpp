@@ -119,5 +119,49 @@ TEST_F(ValidationBounds, EmptyPathOutputsAreChecked) {
   EXPECT_NE(last_error().find("the view of gradBias"), std::string::npos) << last_error();
 }
 
+// gradOutput with 32 channels where weight has 16 outgrows a buffer sized for 16: its channel count (checked
+// later, V9) is named as the root cause; the status stays the bounds rule's.
+TEST_F(ValidationBounds, AViewTooLargeBecauseOfAWrongChannelCountNamesTheChannels) {
+  Spec s = base_case();
+  s.grad_output->shape = {1, 32, 8, 8};  // 4096 bytes
+  s.grad_bias->shape = {32};
+  Built b(s);
+  b.tensor(0).data = block_;
+  EXPECT_EQ(b.validate(), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = last_error();
+  const size_t root = message.find("gradOutput.shape[1] = 32 (shape [1, 32, 8, 8]) must equal weight.shape[0] = 16");
+  const size_t bounds = message.find("the view of gradOutput");
+  EXPECT_NE(root, std::string::npos) << message;
+  EXPECT_NE(bounds, std::string::npos) << message;
+  EXPECT_LT(root, bounds) << message;
+  // The right shape over too small a buffer: the bounds rule alone.
+  Built fits(base_case());
+  fits.tensor(0).data = before_end(1 * 16 * 8 * 8 * 2 - 2);
+  EXPECT_EQ(fits.validate(), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("the view of gradOutput"), std::string::npos) << last_error();
+}
+
+// The message quotes the size the caller asked aclrtMalloc for and the usable (rounded and padded) size, not
+// only the usable one.
+TEST_F(ValidationBounds, MessagesQuoteTheSizeAskedForAndTheUsableSize) {
+  void *small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 800, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const unsigned char *begin = nullptr;
+  const unsigned char *end = nullptr;
+  ASSERT_TRUE(aclnn_cpu::runtime::find_allocation(small, &begin, &end));
+  const std::string usable = std::to_string(end - begin);
+  Built b(base_case());
+  b.tensor(1).data = static_cast<unsigned char *>(small) + 64;  // input: 3200 bytes
+  EXPECT_EQ(b.validate(), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = last_error();
+  EXPECT_NE(message.find("needs 3200 bytes from its data pointer, but the aclrtMalloc allocation of 800 bytes (" +
+                         usable + " usable) holding it has only " + std::to_string(end - begin - 64) +
+                         " bytes from there (its data pointer is 64 bytes into it)."),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace validation_test

@@ -222,7 +222,7 @@ TEST_F(ValidationEmptyPath, KernelMustFitThePaddedInput) {
   s.grad_input->shape = s.input->shape;
   s.weight->shape = {16, 16, 5, 5};
   s.grad_weight->shape = s.weight->shape;
-  expect(s, ACLNN_ERR_PARAM_INVALID, "padded input size 2 is smaller than the dilated kernel size 5");
+  expect(s, ACLNN_ERR_PARAM_INVALID, "along H the padded input size 2 is smaller than the dilated kernel size 5");
   s.padding = Shape{2, 2};
   expect(s, ACLNN_SUCCESS);
   // Asymmetric 2-D padding counts begin + end per dim (not CANN's padding[i-2] quirk, SPEC §6 Q24).

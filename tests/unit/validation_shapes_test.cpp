@@ -10,6 +10,7 @@ using ValidationShapes = ValidationTest;
 using ValidationMemory = ValidationTest;
 using ValidationChannels = ValidationTest;
 using ValidationSpatial = ValidationTest;
+using ValidationRootCause = ValidationTest;
 
 // ---- V7 ----
 
@@ -308,6 +309,117 @@ TEST_F(ValidationSpatial, AttributeArithmeticOverflowIsRejected) {
   Spec t = base_transposed();
   t.stride = Shape{INT64_MAX, 1};
   expect(t, ACLNN_ERR_PARAM_INVALID, "overflows int64");
+}
+
+// Messages name spatial dims as users do: D, H, W for 3-D; H, W for 2-D; L for 1-D.
+TEST_F(ValidationSpatial, MessagesNameSpatialDimsAsUsersDo) {
+  Spec one = base_1d();
+  one.dilation = Shape{8};  // 8*2+1 = 17 > 16
+  expect(one, ACLNN_ERR_PARAM_INVALID, "along L the dilated kernel is larger than the padded input");
+  Spec two = base_case();
+  two.dilation = Shape{5, 1};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "along H the dilated kernel is larger than the padded input");
+  two.dilation = Shape{1, 5};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "along W the dilated kernel is larger than the padded input");
+  two.dilation = Shape{1, int64_t{1} << 62};
+  expect(two, ACLNN_ERR_PARAM_INVALID, "the output size along W overflows int64");
+  Spec three = base_3d();
+  three.weight->shape = {16, 16, 3, 3, 3};
+  three.grad_weight->shape = three.weight->shape;
+  expect(three, ACLNN_ERR_PARAM_INVALID, "along D the dilated kernel is larger than the padded input");
+  three = base_3d();
+  three.dilation = Shape{1, 1, 5};
+  expect(three, ACLNN_ERR_PARAM_INVALID, "along W the dilated kernel is larger than the padded input");
+  EXPECT_EQ(last_error().find("spatial dim"), std::string::npos) << last_error();
+}
+
+// ---- several faults: the message names the root cause, the status stays the first failing rule's ----
+
+// 161002 (as CANN's first failing rule gives) with `root_cause` first, then the earlier rule's own text.
+void expect_root_cause(const Spec &spec, const std::string &root_cause, const std::string &symptom) {
+  Built built(spec);
+  EXPECT_EQ(built.validate(), ACLNN_ERR_PARAM_INVALID) << last_error();
+  const std::string message = last_error();
+  const size_t root = message.find(root_cause);
+  const size_t link = message.find(" Because of that, an earlier check fails too: ");
+  const size_t earlier = message.find(symptom);
+  EXPECT_NE(root, std::string::npos) << message;
+  EXPECT_NE(earlier, std::string::npos) << message;
+  EXPECT_TRUE(root < link && link < earlier) << message;
+}
+
+// The case of the report: gradBias agrees with weight; gradOutput is the tensor that is wrong.
+Spec grad_output_with_five_channels() {
+  Spec s = base_case();
+  s.grad_output->shape = {2, 5, 4, 4};
+  s.input->shape = {2, 3, 6, 6};
+  s.weight->shape = {4, 3, 3, 3};
+  s.bias_sizes = Shape{4};
+  fill_outputs(s);
+  s.grad_bias->shape = {4};
+  return s;
+}
+
+TEST_F(ValidationRootCause, GradOutputChannelsAgainstWeightAreNamedWhenGradBiasIsPassed) {
+  expect_root_cause(grad_output_with_five_channels(),
+                    "gradOutput.shape[1] = 5 (shape [2, 5, 4, 4]) must equal weight.shape[0] = 4",
+                    "gradBias must be 1-D with gradOutput.shape[1] = 5 elements, but got shape [4].");
+  // Without gradBias the same rule fails on its own, with the same text.
+  Spec s = grad_output_with_five_channels();
+  s.grad_bias.reset();
+  s.mask = std::vector<uint8_t>{1, 1, 0};
+  expect(s, ACLNN_ERR_PARAM_INVALID, "gradOutput.shape[1] = 5 (shape [2, 5, 4, 4]) must equal weight.shape[0] = 4");
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
+}
+
+TEST_F(ValidationRootCause, AGradBiasWrongToo) {
+  Spec s = grad_output_with_five_channels();
+  s.grad_bias->shape = {7};
+  expect_root_cause(s, "gradOutput.shape[1] = 5 (shape [2, 5, 4, 4]) must equal weight.shape[0] = 4",
+                    "gradBias must be 1-D with gradOutput.shape[1] = 5 elements, but got shape [7].");
+}
+
+TEST_F(ValidationRootCause, TransposedGradOutputChannelsAgainstWeightAndGroups) {
+  Spec s = base_transposed();  // gradBias [8] = weight.shape[1] 8 * groups 1
+  s.grad_output->shape = {1, 6, 7, 7};
+  expect_root_cause(s, "gradOutput.shape[1] = 6 (shape [1, 6, 7, 7]) must be a multiple of weight.shape[1] = 8",
+                    "gradBias must be 1-D with gradOutput.shape[1] = 6 elements, but got shape [8].");
+  s.grad_output->shape = {1, 16, 7, 7};
+  expect_root_cause(s,
+                    "gradOutput.shape[1] = 16 (shape [1, 16, 7, 7]) divided by weight.shape[1] = 8 must equal groups",
+                    "gradBias must be 1-D with gradOutput.shape[1] = 16 elements");
+}
+
+TEST_F(ValidationRootCause, InputRankAgainstGradOutputAndWeightIsNamedForAttributeLengths) {
+  Spec s = base_case();
+  s.input = TensorSpec({1, 16, 10}, ACL_FLOAT16);
+  s.grad_input = s.input;
+  expect_root_cause(s,
+                    "the dim of input [1, 16, 10] must equal the dim of gradOutput [1, 16, 8, 8] and weight "
+                    "[16, 16, 3, 3], but got 3 and 4.",
+                    "expected stride to have 1 elements for a 3-dim input, but got 2: [1, 1].");
+}
+
+// A single fault, or an earlier fault the later one does not explain, keeps its own message.
+TEST_F(ValidationRootCause, FaultsNotExplainedByALaterRuleKeepTheirMessage) {
+  Spec s = base_case();
+  s.grad_bias->shape = {7};
+  expect(s, ACLNN_ERR_PARAM_INVALID, "gradBias must be 1-D with gradOutput.shape[1] = 16 elements");
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
+  s = base_case();
+  s.stride = Shape{1, 1, 1};  // wrong for every tensor's rank
+  expect(s, ACLNN_ERR_PARAM_INVALID, "expected stride to have 2 elements");
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
+  s = grad_output_with_five_channels();
+  s.grad_weight->shape = {4, 3, 1, 1};  // V8.5, before gradBias, unrelated to gradOutput's channels
+  expect(s, ACLNN_ERR_PARAM_INVALID, "Expected tensor for gradWeight to have same size as tensor for weight");
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
+  s = base_transposed();
+  s.input->shape = {1, 12, 5, 5};  // V9.1 about input: says nothing about gradBias against gradOutput
+  s.grad_input->shape = s.input->shape;
+  s.grad_bias->shape = {7};
+  expect(s, ACLNN_ERR_PARAM_INVALID, "gradBias must be 1-D with gradOutput.shape[1] = 8 elements");
+  EXPECT_EQ(last_error().find("Because of that"), std::string::npos) << last_error();
 }
 
 }  // namespace

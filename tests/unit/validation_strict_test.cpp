@@ -49,7 +49,7 @@ TEST_F(ValidationStrict, OffByDefault) {
 TEST_F(ValidationStrict, A2A3KernelUpTo255) {
   expect_within(single_channel({1, 1, 255, 255}, {1, 1, 255, 255}, {1, 1, 1, 1}));
   expect_limit(single_channel({1, 1, 256, 256}, {1, 1, 256, 256}, {1, 1, 1, 1}), "kernel H <= 255");
-  expect_limit(single_channel({1, 1, 256}, {1, 1, 256}, {1, 1, 1}), "kernel W <= 255");
+  expect_limit(single_channel({1, 1, 256}, {1, 1, 256}, {1, 1, 1}), "kernel L <= 255");  // 1-D: L, not W
 }
 
 TEST_F(ValidationStrict, A2A3ThreeDimStrideHWUpTo63) {
@@ -153,7 +153,7 @@ TEST_F(ValidationStrict, OutputPaddingBelowStrideForEveryRank) {
   one.transposed = true;
   one.output_padding = Shape{2};
   one.grad_output->shape = {1, 1, 8};
-  expect_limit(one, "outputPadding W < stride W");
+  expect_limit(one, "outputPadding L < stride L");
 }
 
 TEST_F(ValidationStrict, LegacyHasNoEmptyTensors) {
