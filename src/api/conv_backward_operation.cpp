@@ -56,10 +56,8 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 
 }  // namespace
 
-ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem) : problem_(std::move(problem)) {
-  const conv_bwd::PlanContext context = conv_bwd::current_plan_context();
-  plan_ = conv_bwd::make_plan(problem_, context);
-  threads_ = context.threads;
+ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
+    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {
   record_blocks();
   if (settings().verbose >= 2) conv_bwd::print_plan_verbose(problem_, plan_);
 }
@@ -120,7 +118,7 @@ std::string ConvBackwardOperation::workspace_basis() const {
 }
 
 int ConvBackwardOperation::run(void *workspace, uint64_t workspace_size) {
-  const ScopedThreadNumThreads planned(threads_);
+  const ScopedThreadNumThreads planned(plan_.threads);
   return conv_bwd::execute(problem_, plan_, workspace, workspace_size);
 }
 

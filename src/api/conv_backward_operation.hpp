@@ -61,7 +61,6 @@ class ConvBackwardOperation : public Operation {
 
   conv_bwd::Problem problem_;
   conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
-  int threads_ = 1;      // the thread count plan_ was made for, which the launch computes with
   // A fixed array: a vector's growth cost four allocations per call of the seed problem.
   std::array<Block, kMaxBlocks> blocks_{};
   size_t block_count_ = 0;

@@ -171,7 +171,7 @@ std::string compute_text(const Problem &p) {
 
 void print_verbose(const Problem &p, const Plan &plan, const char *outcome, double ms) {
   std::fprintf(stderr, "aclnn_cpu_verbose,exec,%s,compute=%s,threads=%d,%s,%s,time_ms=%.3f\n", describe(p).c_str(),
-               compute_text(p).c_str(), effective_num_threads(), describe_plan(plan).c_str(), outcome, ms);
+               compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(), outcome, ms);
 }
 
 // "gradInput=[candidate: reason; ...]": why each algorithm listed before the chosen one refused the call.
@@ -250,8 +250,8 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
 }  // namespace
 
 void print_plan_verbose(const Problem &p, const Plan &plan) {
-  std::fprintf(stderr, "aclnn_cpu_verbose,plan,%s,compute=%s,%s,refused=%s %s\n", describe(p).c_str(),
-               compute_text(p).c_str(), describe_plan(plan).c_str(),
+  std::fprintf(stderr, "aclnn_cpu_verbose,plan,%s,compute=%s,threads=%d,%s,refused=%s %s\n", describe(p).c_str(),
+               compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(),
                refusals_text("gradInput", plan.grad_input).c_str(),
                refusals_text("gradWeight", plan.grad_weight).c_str());
 }

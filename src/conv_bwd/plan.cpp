@@ -235,6 +235,7 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
+  plan.threads = ctx.threads;
   plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;

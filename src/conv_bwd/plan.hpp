@@ -61,6 +61,7 @@ struct Plan {
   // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight.
   bool depthwise_fused = false;
   GemmKernels kernels{nullptr, nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
+  int threads = 1;  // the thread count it is made for (PlanContext::threads), which the launch computes with
   int slots = 1;
   StagingLayout staging;    // operands the reference outputs need, from offset 0
   uint64_t bias_at = 0;     // then gradBias's sums (one float per channel) when it is requested
