@@ -9,7 +9,7 @@
 #include "api/api_util.hpp"
 #include "api/conv_backward_operation.hpp"
 #include "api/executor.hpp"
-#include "conv_bwd/validate.hpp"
+#include "conv_bwd/validate/validate.hpp"
 
 namespace aclnn_cpu {
 namespace {

@@ -18,7 +18,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "api/objects.hpp"
 #include "conv_bwd/problem.hpp"
-#include "conv_bwd/validate.hpp"
+#include "conv_bwd/validate/validate.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 

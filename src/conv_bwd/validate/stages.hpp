@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "conv_bwd/check_call.hpp"
 #include "conv_bwd/problem.hpp"
+#include "conv_bwd/validate/call.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

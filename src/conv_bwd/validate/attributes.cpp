@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/stages.hpp"
+#include "conv_bwd/validate/text.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/stages.hpp"
+#include "conv_bwd/validate/text.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

@@ -1,7 +1,7 @@
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/text.hpp"
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_call.hpp"
+#include "conv_bwd/validate/call.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 

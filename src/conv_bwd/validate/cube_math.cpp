@@ -3,7 +3,7 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/validate/stages.hpp"
 #include "core/dtype.hpp"
 
 namespace aclnn_cpu {

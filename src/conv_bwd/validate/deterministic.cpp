@@ -4,7 +4,7 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/validate/stages.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

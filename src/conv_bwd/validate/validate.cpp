@@ -5,12 +5,12 @@
 //   allocation bounds] → V9 channels/groups → V10 spatial sizes (+ our 1-D/2-D rule) → V11 deterministic →
 //   E1–E3 empty path | V12–V14 compute path → strict mode (off by default). (The reach of the sums, which the plan
 //   computes, is checked by GetWorkspaceSize after validation: conv_bwd/plan.hpp, Plan::unplannable.)
-#include "conv_bwd/validate.hpp"
+#include "conv_bwd/validate/validate.hpp"
 
 #include <utility>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/validate/stages.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

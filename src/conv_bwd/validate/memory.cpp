@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/stages.hpp"
+#include "conv_bwd/validate/text.hpp"
 #include "core/checked.hpp"
 #include "core/dtype.hpp"
 #include "runtime/runtime.hpp"

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/stages.hpp"
+#include "conv_bwd/validate/text.hpp"
 #include "core/dtype.hpp"
 
 namespace aclnn_cpu {

@@ -8,7 +8,7 @@
 
 #include "acl/acl_base.h"
 #include "api/objects.hpp"
-#include "conv_bwd/validate.hpp"
+#include "conv_bwd/validate/validate.hpp"
 #include "core/config.hpp"
 
 namespace aclnn_cpu {

@@ -1,6 +1,6 @@
 // Turns a validated call into the Problem execution reads: copies of the tensors (callers may destroy theirs
 // right after the call), attributes lifted to 3 spatial dims, and the precision (SPEC §3.5, issue 3).
-#include "conv_bwd/check_stages.hpp"
+#include "conv_bwd/validate/stages.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

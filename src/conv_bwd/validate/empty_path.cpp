@@ -4,8 +4,8 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
-#include "conv_bwd/check_stages.hpp"
-#include "conv_bwd/check_text.hpp"
+#include "conv_bwd/validate/stages.hpp"
+#include "conv_bwd/validate/text.hpp"
 #include "core/checked.hpp"
 
 namespace aclnn_cpu {
