@@ -1,14 +1,17 @@
-// The C entry points of aclnnConvolutionBackward: argument handles are checked for liveness, the call is
-// validated (conv_bwd::validate), and an executor owning a copy of the validated problem is handed out;
-// phase two launches it with the generic executor rules (api/executor.hpp).
+// The C entry points of aclnnConvolutionBackward: argument handles are checked for liveness, described to the
+// operator layer without its objects (conv_bwd::Args) and validated (conv_bwd::validate), and an executor owning
+// a copy of the validated problem is handed out; phase two launches it with the generic executor rules
+// (api/executor.hpp).
 #include "aclnnop/aclnn_convolution_backward.h"
 
 #include <memory>
 #include <utility>
 
 #include "api/api_util.hpp"
+#include "api/conv_backward_args.hpp"
 #include "api/conv_backward_operation.hpp"
 #include "api/executor.hpp"
+#include "api/objects.hpp"
 #include "conv_bwd/validate/validate.hpp"
 
 namespace aclnn_cpu {
@@ -19,7 +22,7 @@ constexpr char kPhase2[] = "aclnnConvolutionBackward";
 
 // Runs before validation so that the validator only ever dereferences live objects. NULL passes here; the
 // validator owns the NULL rules (V1).
-int check_live_args(const conv_bwd::Args &a) {
+int check_live_args(const ConvBackwardHandles &a) {
   struct Arg {
     const char *name;
     HandleKind kind;
@@ -39,10 +42,32 @@ int check_live_args(const conv_bwd::Args &a) {
   return ACLNN_SUCCESS;
 }
 
-int get_workspace_size(const conv_bwd::Args &args, uint64_t *workspaceSize, aclOpExecutor **executor) {
-  if (int st = check_live_args(args)) return st;
+conv_bwd::TensorView describe(const aclTensor *t) {
+  conv_bwd::TensorView view;
+  if (t == nullptr) return view;
+  view.given = true;
+  view.shape = t->view_shape;
+  view.strides = t->strides;
+  view.offset = t->offset;
+  view.dtype = t->dtype;
+  view.format = t->format;
+  view.data = t->data;
+  return view;
+}
+
+template <typename T, typename Array>
+conv_bwd::ArrayView<T> describe_array(const Array *a) {
+  conv_bwd::ArrayView<T> view;
+  if (a == nullptr) return view;
+  view.given = true;
+  view.values = a->values;
+  return view;
+}
+
+int get_workspace_size(const ConvBackwardHandles &handles, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  if (int st = check_live_args(handles)) return st;
   conv_bwd::Problem problem;
-  if (int st = conv_bwd::validate(args, &problem)) return st;
+  if (int st = conv_bwd::validate(describe(handles), &problem)) return st;
   // The real op dereferences these unchecked (a crash); they are checked after validation so that every
   // validation failure still reports the same status as CANN.
   if (workspaceSize == nullptr) return param_error(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "workspaceSize is nullptr");
@@ -65,6 +90,27 @@ int get_workspace_size(const conv_bwd::Args &args, uint64_t *workspaceSize, aclO
 }
 
 }  // namespace
+
+conv_bwd::Args describe(const ConvBackwardHandles &h) {
+  conv_bwd::Args args;
+  args.gradOutput = describe(h.gradOutput);
+  args.input = describe(h.input);
+  args.weight = describe(h.weight);
+  args.biasSizes = describe_array<int64_t>(h.biasSizes);
+  args.stride = describe_array<int64_t>(h.stride);
+  args.padding = describe_array<int64_t>(h.padding);
+  args.dilation = describe_array<int64_t>(h.dilation);
+  args.transposed = h.transposed;
+  args.outputPadding = describe_array<int64_t>(h.outputPadding);
+  args.groups = h.groups;
+  args.outputMask = describe_array<uint8_t>(h.outputMask);
+  args.cubeMathType = h.cubeMathType;
+  args.gradInput = describe(h.gradInput);
+  args.gradWeight = describe(h.gradWeight);
+  args.gradBias = describe(h.gradBias);
+  return args;
+}
+
 }  // namespace aclnn_cpu
 
 using namespace aclnn_cpu;
@@ -78,7 +124,7 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
     aclTensor *gradInput, aclTensor *gradWeight, aclTensor *gradBias, uint64_t *workspaceSize,
     aclOpExecutor **executor) {
   const int status = status_guard(kPhase1, [&] {
-    conv_bwd::Args args;
+    ConvBackwardHandles args;
     args.gradOutput = gradOutput;
     args.input = input;
     args.weight = weight;

@@ -16,6 +16,7 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
+#include "api/conv_backward_args.hpp"
 #include "api/objects.hpp"
 #include "conv_bwd/problem.hpp"
 #include "conv_bwd/validate/validate.hpp"
@@ -24,8 +25,8 @@
 
 namespace validation_test {
 
+using aclnn_cpu::ConvBackwardHandles;
 using aclnn_cpu::Product;
-using aclnn_cpu::conv_bwd::Args;
 using aclnn_cpu::conv_bwd::Problem;
 using Shape = std::vector<int64_t>;
 
@@ -146,7 +147,7 @@ inline void *dummy_data() {
   return buffer;
 }
 
-// Owns the objects of one call; tensors may be tweaked through tensor() before args() is used.
+// Owns the objects of one call; tensors may be tweaked through tensor() before validate().
 class Built {
  public:
   explicit Built(const Spec &spec) {
@@ -194,12 +195,11 @@ class Built {
 
   // 0 gradOutput, 1 input, 2 weight, 3 gradInput, 4 gradWeight, 5 gradBias.
   aclTensor &tensor(int slot) { return tensors_[slot]; }
-  const Args &args() const { return args_; }
 
   int validate(Problem *problem = nullptr) {
     Problem local;
     aclnn_cpu::clear_recent_error();
-    return aclnn_cpu::conv_bwd::validate(args_, problem != nullptr ? problem : &local);
+    return aclnn_cpu::conv_bwd::validate(aclnn_cpu::describe(args_), problem != nullptr ? problem : &local);
   }
 
  private:
@@ -208,7 +208,7 @@ class Built {
   aclIntArray arrays_[5];
   bool array_present_[5] = {};
   aclBoolArray mask_;
-  Args args_;
+  ConvBackwardHandles args_;
 };
 
 inline int run(const Spec &spec, Problem *problem = nullptr) {

@@ -25,7 +25,7 @@ std::string rank_root_cause(const Call &call, size_t length, bool four_allowed) 
          std::to_string(call.dims) + " and " + std::to_string(others) + ".";
 }
 
-int check_length(const Call &call, const char *name, const std::vector<int64_t> &values, bool four_allowed) {
+int check_length(const Call &call, const char *name, Span<int64_t> values, bool four_allowed) {
   if (length_fits(values.size(), call.dims, four_allowed)) return ACLNN_SUCCESS;
   std::string expected = std::to_string(call.dims - 2);
   if (four_allowed && call.dims == 4) expected += " or 4";
@@ -43,7 +43,7 @@ int check_lengths(const Call &call) {
   return check_length(call, "outputPadding", call.output_padding(), true);
 }
 
-int check_at_least(const char *name, const std::vector<int64_t> &values, int64_t minimum) {
+int check_at_least(const char *name, Span<int64_t> values, int64_t minimum) {
   for (int64_t v : values) {
     if (v < minimum) {
       return fail_invalid(std::string("value of ") + name + " must be >= " + std::to_string(minimum) + ", but got " +
@@ -54,7 +54,7 @@ int check_at_least(const char *name, const std::vector<int64_t> &values, int64_t
 }
 
 int check_output_padding(const Call &call) {
-  const std::vector<int64_t> &op = call.output_padding();
+  const Span<int64_t> op = call.output_padding();
   if (!call.transposed()) {
     for (int64_t v : op) {
       if (v != 0) {
@@ -67,7 +67,7 @@ int check_output_padding(const Call &call) {
   if (int status = check_at_least("outputPadding", op, 0)) return status;
   // Only 3-D calls bound outputPadding by stride (SPEC §6 Q12); the test is strict.
   if (call.dims == 5) {
-    const std::vector<int64_t> &stride = call.stride();
+    const Span<int64_t> stride = call.stride();
     for (size_t i = 0; i < op.size(); ++i) {
       if (op[i] >= stride[i]) {
         return fail_invalid("value of outputPadding must be less than stride for a transposed 3-D convolution, but "

@@ -4,12 +4,11 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "acl/acl_base.h"
-#include "api/objects.hpp"
 #include "conv_bwd/validate/validate.hpp"
 #include "core/config.hpp"
+#include "core/span.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -43,19 +42,13 @@ struct Call {
   // V7: input or weight is empty on A2/A3/950, so V8.3–V10 are skipped.
   bool short_circuit = false;
 
-  const aclTensor *tensor(int slot) const {
-    switch (slot) {
-      case kGradOutput: return args.gradOutput;
-      case kInput: return args.input;
-      case kWeight: return args.weight;
-      case kGradInput: return args.gradInput;
-      case kGradWeight: return args.gradWeight;
-      case kGradBias: return args.gradBias;
-      default: return nullptr;
-    }
+  const TensorView &tensor(int slot) const {
+    const TensorView *const all[kSlotCount] = {&args.gradOutput, &args.input,      &args.weight,
+                                               &args.gradInput,  &args.gradWeight, &args.gradBias};
+    return *all[slot];
   }
-  const std::vector<int64_t> &shape(int slot) const { return tensor(slot)->view_shape; }
-  int rank(int slot) const { return static_cast<int>(tensor(slot)->view_shape.size()); }
+  Span<int64_t> shape(int slot) const { return tensor(slot).shape; }
+  int rank(int slot) const { return static_cast<int>(tensor(slot).shape.size()); }
 
   bool transposed() const { return args.transposed; }
   // X plays the forward-conv input, Y the forward-conv output (SPEC §2.1).
@@ -65,10 +58,10 @@ struct Call {
   // Any of input, weight, gradOutput holds no element: the empty-tensor path (SPEC §2.2 F4).
   bool any_input_empty() const { return numel[kGradOutput] == 0 || numel[kInput] == 0 || numel[kWeight] == 0; }
 
-  const std::vector<int64_t> &stride() const { return args.stride->values; }
-  const std::vector<int64_t> &padding() const { return args.padding->values; }
-  const std::vector<int64_t> &dilation() const { return args.dilation->values; }
-  const std::vector<int64_t> &output_padding() const { return args.outputPadding->values; }
+  Span<int64_t> stride() const { return args.stride.values; }
+  Span<int64_t> padding() const { return args.padding.values; }
+  Span<int64_t> dilation() const { return args.dilation.values; }
+  Span<int64_t> output_padding() const { return args.outputPadding.values; }
 };
 
 // Status helpers: every message names the API; callers put parameter, value and rule in `detail`.

@@ -30,7 +30,7 @@ Fault channel_fault(const Call &call, int about) {
   const int x = call.x_slot();
   const int y = call.y_slot();
   const int64_t x_channels = call.shape(x)[1];
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> w = call.shape(kWeight);
   const bool x_counts = about < 0 || about == x;
   if ((about < 0 || about == y) && call.shape(y)[1] != w[0]) {
     return {y, channel_text(call, y) + " must equal weight.shape[0] = " + std::to_string(w[0]) + " (weight shape " +
@@ -53,7 +53,7 @@ int check_channels(const Call &call) {
   if (fault.slot >= 0) return fail_invalid(fault.text);
   const int64_t x_channels = call.shape(call.x_slot())[1];
   const int64_t y_channels = call.shape(call.y_slot())[1];
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> w = call.shape(kWeight);
   const int64_t groups = call.args.groups;
   if (int status = check_legacy_depthwise(call, x_channels, y_channels, groups)) return status;
   if (!call.any_input_empty() && w[0] % groups != 0) {

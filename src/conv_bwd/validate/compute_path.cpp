@@ -20,7 +20,7 @@ int check_grouped_3d_weight_grad(const Call &call) {
   if (call.arch != ArchClass::kA2A3 || call.dims != 5 || !call.mask[1] || call.args.groups <= 1) {
     return ACLNN_SUCCESS;
   }
-  if (call.args.gradWeight->dtype != ACL_FLOAT) return ACLNN_SUCCESS;
+  if (call.args.gradWeight.dtype != ACL_FLOAT) return ACLNN_SUCCESS;
   if (call.args.cubeMathType == 2) {
     return fail_invalid("cubeMathType must be 0, 1 or 3 for a 3-D gradWeight of dtype FLOAT with groups " +
                         std::to_string(call.args.groups) + " > 1 on " + product_name(call.settings.product) +
@@ -45,7 +45,7 @@ int check_compute_path(const Call &call) {
   }
   if (int status = check_grouped_3d_weight_grad(call)) return status;
   if (call.arch == ArchClass::k950 && call.mask[2]) {
-    aclDataType bias = call.args.gradBias->dtype;
+    aclDataType bias = call.args.gradBias.dtype;
     if (bias != ACL_FLOAT16 && bias != ACL_FLOAT && bias != ACL_BF16) {
       return fail_internal(std::string("gradBias dtype ") + dtype_name(bias) + " is not supported by the bias "
                            "reduction on Ascend950; expected FLOAT16, FLOAT or BFLOAT16.");

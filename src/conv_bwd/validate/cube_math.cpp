@@ -25,8 +25,8 @@ int check_cube_math(Call *call) {
     return fail_invalid("cubeMathType only supports {0: KEEP_DTYPE, 1: ALLOW_FP32_DOWN_PRECISION, 2: USE_FP16, "
                         "3: USE_HF32}, but got " + std::to_string(cmt) + ".");
   }
-  call->promoted = promote_dtype(promote_dtype(call->args.gradOutput->dtype, call->args.input->dtype),
-                                 call->args.weight->dtype);
+  call->promoted =
+      promote_dtype(promote_dtype(call->args.gradOutput.dtype, call->args.input.dtype), call->args.weight.dtype);
   if (call->arch == ArchClass::kLegacy && legacy_unsupported(cmt, call->promoted)) {
     return fail_invalid(std::string("soc version ") + product_name(call->settings.product) +
                         " does not support bf16/fp32 in the cube unit: the promoted dtype is " +

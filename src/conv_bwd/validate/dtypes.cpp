@@ -28,7 +28,7 @@ std::vector<aclDataType> supported_dtypes(const Call &call) {
 }
 
 int check_listed(const Call &call, int slot, const std::vector<aclDataType> &allowed) {
-  aclDataType dtype = call.tensor(slot)->dtype;
+  aclDataType dtype = call.tensor(slot).dtype;
   if (std::find(allowed.begin(), allowed.end(), dtype) != allowed.end()) return ACLNN_SUCCESS;
   return fail_invalid(std::string("Tensor ") + slot_name(slot) + " not implemented for " + dtype_name(dtype) +
                       " on " + product_name(call.settings.product) + ", should be in dtype support list " +
@@ -36,8 +36,8 @@ int check_listed(const Call &call, int slot, const std::vector<aclDataType> &all
 }
 
 int check_same(const Call &call, int output, int source) {
-  aclDataType out = call.tensor(output)->dtype;
-  aclDataType in = call.tensor(source)->dtype;
+  aclDataType out = call.tensor(output).dtype;
+  aclDataType in = call.tensor(source).dtype;
   if (out == in) return ACLNN_SUCCESS;
   return fail_invalid(std::string("the dtypes of [") + slot_name(output) + ", " + slot_name(source) +
                       "] must be the same on " + product_name(call.settings.product) + ", but got [" +
@@ -61,20 +61,20 @@ int check_dtypes(const Call &call) {
   for (int slot : {kGradOutput, kInput, kWeight}) {
     if (int status = check_listed(call, slot, allowed)) return status;
   }
-  if (call.args.gradInput != nullptr) {
+  if (call.args.gradInput.given) {
     if (int status = check_listed(call, kGradInput, allowed)) return status;
     if (is950) {
       if (int status = check_same(call, kGradInput, kInput)) return status;
     }
   }
-  if (call.args.gradWeight != nullptr) {
+  if (call.args.gradWeight.given) {
     if (int status = check_listed(call, kGradWeight, allowed)) return status;
     // An 8-bit weight gets its gradient in a wider type (FLOAT, V3).
-    if (is950 && !is_8bit(call.args.weight->dtype)) {
+    if (is950 && !is_8bit(call.args.weight.dtype)) {
       if (int status = check_same(call, kGradWeight, kWeight)) return status;
     }
   }
-  if (call.args.gradBias != nullptr) {
+  if (call.args.gradBias.given) {
     if (int status = check_listed(call, kGradBias, allowed)) return status;
     if (is950) {
       if (int status = check_same(call, kGradBias, kGradOutput)) return status;

@@ -12,27 +12,27 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-std::string dtype_of(const Call &call, int slot) { return dtype_name(call.tensor(slot)->dtype); }
+std::string dtype_of(const Call &call, int slot) { return dtype_name(call.tensor(slot).dtype); }
 
 // The present tensors among `slots`.
 std::vector<int> present(const Call &call, std::initializer_list<int> slots) {
   std::vector<int> out;
   for (int slot : slots) {
-    if (call.tensor(slot) != nullptr) out.push_back(slot);
+    if (call.tensor(slot).given) out.push_back(slot);
   }
   return out;
 }
 
 bool any_has(const Call &call, const std::vector<int> &slots, aclDataType dtype) {
   for (int slot : slots) {
-    if (call.tensor(slot)->dtype == dtype) return true;
+    if (call.tensor(slot).dtype == dtype) return true;
   }
   return false;
 }
 
 bool any_8bit(const Call &call, const std::vector<int> &slots) {
   for (int slot : slots) {
-    if (is_8bit(call.tensor(slot)->dtype)) return true;
+    if (is_8bit(call.tensor(slot).dtype)) return true;
   }
   return false;
 }
@@ -41,7 +41,7 @@ bool any_8bit(const Call &call, const std::vector<int> &slots) {
 int all_or_none(const Call &call, const std::vector<int> &slots, aclDataType dtype, const char *why) {
   if (!any_has(call, slots, dtype)) return ACLNN_SUCCESS;
   for (int slot : slots) {
-    if (call.tensor(slot)->dtype != dtype) {
+    if (call.tensor(slot).dtype != dtype) {
       return fail_invalid(std::string(why) + ": when one of the tensors is " + dtype_name(dtype) +
                           ", all of them must be, but " + slot_name(slot) + " is " + dtype_of(call, slot) + ".");
     }
@@ -52,7 +52,7 @@ int all_or_none(const Call &call, const std::vector<int> &slots, aclDataType dty
 // Both gradient outputs present with any 8-bit tensor: only the transposed gradInput path supports 8-bit.
 int intercept(const Call &call, const char *why) {
   if (call.transposed() && call.mask[0]) return ACLNN_SUCCESS;
-  if (call.args.gradInput == nullptr || call.args.gradWeight == nullptr) return ACLNN_SUCCESS;
+  if (!call.args.gradInput.given || !call.args.gradWeight.given) return ACLNN_SUCCESS;
   std::vector<int> five = {kGradOutput, kInput, kWeight, kGradInput, kGradWeight};
   if (!any_8bit(call, five)) return ACLNN_SUCCESS;
   return fail_invalid(std::string(why) + ": HIFLOAT8/FLOAT8_E4M3FN are only supported for transposed=true with "
@@ -74,17 +74,17 @@ int check_grad_weight_8bit(const Call &call) {
   if (int status = intercept(call, why)) return status;
   std::vector<int> slots = present(call, {kGradOutput, kInput, kWeight, kGradBias});
   if (int status = all_or_none(call, slots, ACL_HIFLOAT8, why)) return status;
-  if (any_has(call, slots, ACL_HIFLOAT8) && call.args.gradWeight->dtype != ACL_FLOAT) {
+  if (any_has(call, slots, ACL_HIFLOAT8) && call.args.gradWeight.dtype != ACL_FLOAT) {
     return fail_invalid(std::string(why) + ": with HIFLOAT8 inputs gradWeight must be FLOAT, but got " +
                         dtype_of(call, kGradWeight) + ".");
   }
   for (int slot : present(call, {kGradOutput, kInput, kWeight, kGradInput, kGradWeight, kGradBias})) {
-    if (call.tensor(slot)->dtype == ACL_FLOAT8_E4M3FN) {
+    if (call.tensor(slot).dtype == ACL_FLOAT8_E4M3FN) {
       return fail_invalid(std::string(why) + ": FLOAT8_E4M3FN is not supported when outputMask[1] is true, but " +
                           slot_name(slot) + " is FLOAT8_E4M3FN.");
     }
   }
-  if (!is_8bit(call.args.input->dtype)) return ACLNN_SUCCESS;
+  if (!is_8bit(call.args.input.dtype)) return ACLNN_SUCCESS;
   if (call.transposed()) {
     for (int64_t op : call.output_padding()) {
       if (op != 0) {

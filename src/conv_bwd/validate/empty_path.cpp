@@ -13,12 +13,12 @@ namespace conv_bwd {
 namespace {
 
 int check_bias_sizes(const Call &call) {
-  const aclIntArray *sizes = call.args.biasSizes;
-  if (sizes == nullptr) {
+  const IntArrayView &sizes = call.args.biasSizes;
+  if (!sizes.given) {
     return fail_invalid("biasSizes is nullptr, expected not nullptr when outputMask[2] is true and a tensor is "
                         "empty.");
   }
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> w = call.shape(kWeight);
   int64_t channels = call.shape(kGradOutput)[1];
   const char *source = "gradOutput.shape[1]";
   if (call.transposed()) {
@@ -27,20 +27,20 @@ int check_bias_sizes(const Call &call) {
       return fail_invalid("weight.shape[1] * groups overflows int64 (weight shape " + ints_text(w) + ").");
     }
   }
-  if (sizes->values.size() == 1 && sizes->values[0] == channels) return ACLNN_SUCCESS;
+  if (sizes.values.size() == 1 && sizes.values[0] == channels) return ACLNN_SUCCESS;
   return fail_invalid("biasSizes must be [" + std::to_string(channels) + "] (" + source + "), but got " +
-                      ints_text(sizes->values) + ".");
+                      ints_text(sizes.values) + ".");
 }
 
 int check_empty_input(const Call &call) {
-  const std::vector<int64_t> &in = call.shape(kInput);
+  const Span<int64_t> in = call.shape(kInput);
   if (in[0] == 0 || in[1] == 0) return ACLNN_SUCCESS;
   return fail_invalid("when a tensor is empty and outputMask[0] is true, input must have N or C equal to 0, but got "
                       "input shape " + ints_text(in) + ".");
 }
 
 int check_empty_channels(const Call &call) {
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> w = call.shape(kWeight);
   const int64_t groups = call.args.groups;
   if (w[0] % groups != 0) {
     return fail_invalid("weight.shape[0] must be a multiple of groups " + std::to_string(groups) +
@@ -59,7 +59,7 @@ int check_empty_channels(const Call &call) {
 }
 
 int check_empty_transposed(const Call &call) {
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> w = call.shape(kWeight);
   const int64_t in_channels = call.shape(kInput)[1];
   if (w[0] > 0 && w[0] == in_channels) return ACLNN_SUCCESS;
   return fail_invalid("for transposed=true weight.shape[0] must be positive and equal input.shape[1] = " +
@@ -67,8 +67,8 @@ int check_empty_transposed(const Call &call) {
 }
 
 int check_empty_kernel_fits(const Call &call) {
-  const std::vector<int64_t> &in = call.shape(kInput);
-  const std::vector<int64_t> &w = call.shape(kWeight);
+  const Span<int64_t> in = call.shape(kInput);
+  const Span<int64_t> w = call.shape(kWeight);
   for (int d = 0; d < call.dims - 2; ++d) {
     const SpatialAttr a = spatial_attr(call, d);
     int64_t padded = 0;

@@ -21,32 +21,32 @@ bool format_fits_rank(aclFormat format, size_t rank) {
 }
 
 int check_format(const Call &call, int slot) {
-  const aclTensor *t = call.tensor(slot);
-  size_t rank = t->view_shape.size();
+  const TensorView &t = call.tensor(slot);
+  size_t rank = t.shape.size();
   if (rank < 3 || rank > 5) {
     return fail_invalid(std::string("invalid shape dim of ") + slot_name(slot) + ": expected 3 or 4 or 5 dims, but "
-                        "got " + std::to_string(rank) + " (shape " + ints_text(t->view_shape) + ").");
+                        "got " + std::to_string(rank) + " (shape " + ints_text(t.shape) + ").");
   }
-  if (format_fits_rank(t->format, rank)) return ACLNN_SUCCESS;
+  if (format_fits_rank(t.format, rank)) return ACLNN_SUCCESS;
   const char *expected = rank == 3 ? "ND or NCL" : rank == 4 ? "NCHW" : "NCDHW";
   return fail_invalid(std::string("the format of ") + slot_name(slot) + " with " + std::to_string(rank) +
-                      " dims (shape " + ints_text(t->view_shape) + ") must be " + expected + ", but got " +
-                      format_name(t->format) + ".");
+                      " dims (shape " + ints_text(t.shape) + ") must be " + expected + ", but got " +
+                      format_name(t.format) + ".");
 }
 
 }  // namespace
 
 int check_formats(Call *call) {
   for (int slot : {kGradOutput, kInput, kWeight, kGradInput, kGradWeight}) {
-    if (call->tensor(slot) == nullptr) continue;
+    if (!call->tensor(slot).given) continue;
     if (int status = check_format(*call, slot)) return status;
   }
   call->dims = call->rank(kInput);
 
-  const aclTensor *bias = call->args.gradBias;
-  if (bias != nullptr && !call->transposed() && call->arch != ArchClass::kLegacy && bias->format != ACL_FORMAT_ND) {
+  const TensorView &bias = call->args.gradBias;
+  if (bias.given && !call->transposed() && call->arch != ArchClass::kLegacy && bias.format != ACL_FORMAT_ND) {
     return fail_invalid(std::string("the format of gradBias must be ND when transposed is false on ") +
-                        product_name(call->settings.product) + ", but got " + format_name(bias->format) + ".");
+                        product_name(call->settings.product) + ", but got " + format_name(bias.format) + ".");
   }
   return ACLNN_SUCCESS;
 }

@@ -25,28 +25,28 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-std::string view_text(const aclTensor *t) {
-  return "shape " + ints_text(t->view_shape) + ", strides " + ints_text(t->strides) + ", offset " +
-         std::to_string(t->offset) + ", dtype " + dtype_name(t->dtype);
+std::string view_text(const TensorView &t) {
+  return "shape " + ints_text(t.shape) + ", strides " + ints_text(t.strides) + ", offset " + std::to_string(t.offset) +
+         ", dtype " + dtype_name(t.dtype);
 }
 
-int check_signs(int slot, const aclTensor *t) {
-  bool negative = t->offset < 0;
-  for (int64_t s : t->strides) negative = negative || s < 0;
+int check_signs(int slot, const TensorView &t) {
+  bool negative = t.offset < 0;
+  for (int64_t s : t.strides) negative = negative || s < 0;
   if (!negative) return ACLNN_SUCCESS;
   return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) +
                       ") has a negative offset or stride, which is not supported.");
 }
 
 // Bytes from `data` to one past the view's last element, or -1 when that does not fit in int64.
-int64_t view_end_bytes(const aclTensor *t) {
-  int64_t last = t->offset;
-  for (size_t i = 0; i < t->view_shape.size(); ++i) {
+int64_t view_end_bytes(const TensorView &t) {
+  int64_t last = t.offset;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
     int64_t step = 0;
-    if (!checked_mul(t->view_shape[i] - 1, t->strides[i], &step) || !checked_add(last, step, &last)) return -1;
+    if (!checked_mul(t.shape[i] - 1, t.strides[i], &step) || !checked_add(last, step, &last)) return -1;
   }
   int64_t bytes = 0;
-  const int64_t element = static_cast<int64_t>(dtype_size(t->dtype));
+  const int64_t element = static_cast<int64_t>(dtype_size(t.dtype));
   if (!checked_add(last, 1, &last) || !checked_mul(last, element, &bytes)) return -1;
   return bytes;
 }
@@ -60,13 +60,13 @@ std::string with_shape_root_cause(const Call &call, int slot, const std::string 
 }
 
 // `block`: the allocation the tensor's data lies in, when `in_block`.
-int check_extent(const Call &call, int slot, const aclTensor *t, bool in_block, const runtime::Allocation &block) {
-  if (dtype_size(t->dtype) == 0) {
-    return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t->dtype) +
+int check_extent(const Call &call, int slot, const TensorView &t, bool in_block, const runtime::Allocation &block) {
+  if (dtype_size(t.dtype) == 0) {
+    return fail_invalid(std::string(slot_name(slot)) + " has dtype " + dtype_name(t.dtype) +
                         " without a whole-byte element size.");
   }
   const int64_t end = view_end_bytes(t);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t->data);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
   if (end < 0 || static_cast<uint64_t>(end) > UINTPTR_MAX - base) {
     return fail_invalid(std::string("the byte extent of the view of ") + slot_name(slot) + " (" + view_text(t) +
                         ") overflows the address space.");
@@ -84,16 +84,16 @@ int check_extent(const Call &call, int slot, const aclTensor *t, bool in_block, 
 
 // True when distinct indices of the view address distinct elements: ordered by stride, each dim (of size > 1)
 // must step over the whole extent of the dims below it.
-bool is_one_to_one(const aclTensor *t) {
+bool is_one_to_one(const TensorView &t) {
   // (stride, size) of the dims above 1: on the stack for the usual ranks (a vector cost three allocations a call).
   constexpr size_t kOnStack = 8;
   std::pair<int64_t, int64_t> stack[kOnStack];
   std::vector<std::pair<int64_t, int64_t>> heap;
-  const size_t rank = t->view_shape.size();
+  const size_t rank = t.shape.size();
   if (rank > kOnStack) heap.resize(rank);
   std::pair<int64_t, int64_t> *dims = rank > kOnStack ? heap.data() : stack, *end = dims;
   for (size_t i = 0; i < rank; ++i) {
-    if (t->view_shape[i] > 1) *end++ = {t->strides[i], t->view_shape[i]};
+    if (t.shape[i] > 1) *end++ = {t.strides[i], t.shape[i]};
   }
   std::sort(dims, end);
   int64_t span = 1;  // elements covered by the dims so far
@@ -104,7 +104,7 @@ bool is_one_to_one(const aclTensor *t) {
   return true;
 }
 
-int check_output_overlap(int slot, const aclTensor *t) {
+int check_output_overlap(int slot, const TensorView &t) {
   if (slot < kGradInput || is_one_to_one(t)) return ACLNN_SUCCESS;
   return fail_invalid(std::string("the view of ") + slot_name(slot) + " (" + view_text(t) +
                       ") maps different elements to the same memory; an output view must not overlap itself.");
@@ -118,17 +118,17 @@ int check_memory(const Call &call) {
   bool found[kSlotCount] = {};
   runtime::Allocation blocks[kSlotCount];
   for (int slot = 0; slot < kSlotCount; ++slot) {
-    const aclTensor *t = call.tensor(slot);
-    if (t != nullptr) data[slot] = t->data;
+    const TensorView &t = call.tensor(slot);
+    if (t.given) data[slot] = t.data;
   }
   runtime::find_allocations(kSlotCount, data, found, blocks);
   for (int slot = 0; slot < kSlotCount; ++slot) {
-    const aclTensor *t = call.tensor(slot);
-    if (t == nullptr || call.numel[slot] == 0) continue;
+    const TensorView &t = call.tensor(slot);
+    if (!t.given || call.numel[slot] == 0) continue;
     if (slot >= kGradInput && !call.mask[slot - kGradInput]) continue;
-    if (t->data == nullptr) {
+    if (t.data == nullptr) {
       return fail_null(std::string(slot_name(slot)) + " has " + std::to_string(call.numel[slot]) + " elements (shape " +
-                       ints_text(t->view_shape) + ") but its data pointer is null.");
+                       ints_text(t.shape) + ") but its data pointer is null.");
     }
     if (int status = check_signs(slot, t)) return status;
     if (int status = check_extent(call, slot, t, found[slot], blocks[slot])) return status;

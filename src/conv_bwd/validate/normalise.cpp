@@ -6,15 +6,15 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-TensorArg copy_tensor(const aclTensor *t, int64_t numel) {
+TensorArg copy_tensor(const TensorView &t, int64_t numel) {
   TensorArg arg;
-  if (t == nullptr) return arg;
+  if (!t.given) return arg;
   arg.present = true;
-  arg.dtype = t->dtype;
-  arg.shape = t->view_shape;
-  arg.strides = t->strides;
-  arg.offset = t->offset;
-  arg.data = t->data;
+  arg.dtype = t.dtype;
+  arg.shape = t.shape.to_vector();
+  arg.strides = t.strides.to_vector();
+  arg.offset = t.offset;
+  arg.data = t.data;
   arg.numel = numel;
   return arg;
 }

@@ -18,25 +18,25 @@ int null_argument(const char *kind, const char *name) {
 int check_nulls(Call *call) {
   const Args &a = call->args;
   // biasSizes is not checked here: NULL is fine unless the empty path needs it (E1, Q1).
-  if (a.gradOutput == nullptr) return null_argument("a proper Tensor", "gradOutput");
-  if (a.input == nullptr) return null_argument("a proper Tensor", "input");
-  if (a.weight == nullptr) return null_argument("a proper Tensor", "weight");
-  if (a.stride == nullptr) return null_argument("a value of type List[int]", "stride");
-  if (a.padding == nullptr) return null_argument("a value of type List[int]", "padding");
-  if (a.dilation == nullptr) return null_argument("a value of type List[int]", "dilation");
-  if (a.outputPadding == nullptr) return null_argument("a value of type List[int]", "outputPadding");
-  if (a.outputMask == nullptr) return null_argument("a value of type List[bool]", "outputMask");
+  if (!a.gradOutput.given) return null_argument("a proper Tensor", "gradOutput");
+  if (!a.input.given) return null_argument("a proper Tensor", "input");
+  if (!a.weight.given) return null_argument("a proper Tensor", "weight");
+  if (!a.stride.given) return null_argument("a value of type List[int]", "stride");
+  if (!a.padding.given) return null_argument("a value of type List[int]", "padding");
+  if (!a.dilation.given) return null_argument("a value of type List[int]", "dilation");
+  if (!a.outputPadding.given) return null_argument("a value of type List[int]", "outputPadding");
+  if (!a.outputMask.given) return null_argument("a value of type List[bool]", "outputMask");
 
-  const std::vector<uint8_t> &mask = a.outputMask->values;
+  const Span<uint8_t> mask = a.outputMask.values;
   if (mask.size() != 3) {
     return fail_null("outputMask should have 3 elements [gradInput, gradWeight, gradBias], but got " +
                      std::to_string(mask.size()) + ": " + bools_text(mask) + ".");
   }
   for (int i = 0; i < 3; ++i) call->mask[i] = mask[i] != 0;
 
-  const aclTensor *outputs[3] = {a.gradInput, a.gradWeight, a.gradBias};
+  const TensorView *const outputs[3] = {&a.gradInput, &a.gradWeight, &a.gradBias};
   for (int i = 0; i < 3; ++i) {
-    if (call->mask[i] && outputs[i] == nullptr) {
+    if (call->mask[i] && !outputs[i]->given) {
       return fail_null(std::string("outputMask[") + std::to_string(i) + "] is true, so " +
                        slot_name(kGradInput + i) + " must not be null.");
     }

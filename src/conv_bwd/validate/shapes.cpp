@@ -27,7 +27,7 @@ int check_same_shape(const Call &call, int output, int source) {
 // gradBias is measured against gradOutput's channels; when those disagree with weight (V9, checked later),
 // gradOutput is the tensor to name first.
 int check_grad_bias_shape(const Call &call) {
-  const std::vector<int64_t> &bias = call.shape(kGradBias);
+  const Span<int64_t> bias = call.shape(kGradBias);
   const int64_t channels = call.shape(kGradOutput)[1];
   if (bias.size() == 1 && bias[0] == channels) return ACLNN_SUCCESS;
   const std::string symptom = "gradBias must be 1-D with gradOutput.shape[1] = " + std::to_string(channels) +
@@ -54,13 +54,13 @@ int check_shapes(const Call &call) {
                                                              : " while input and weight are not empty."));
     }
   }
-  if (call.args.gradInput != nullptr) {
+  if (call.args.gradInput.given) {
     if (int status = check_same_shape(call, kGradInput, kInput)) return status;
   }
-  if (call.args.gradWeight != nullptr) {
+  if (call.args.gradWeight.given) {
     if (int status = check_same_shape(call, kGradWeight, kWeight)) return status;
   }
-  if (call.args.gradBias != nullptr) {
+  if (call.args.gradBias.given) {
     if (int status = check_grad_bias_shape(call)) return status;
   }
   return ACLNN_SUCCESS;

@@ -78,7 +78,7 @@ int size_problem(const Call &call, const Size &size, int d) {
 int check_3d(const Call &call) {
   const int x = call.x_slot();
   const int y = call.y_slot();
-  std::vector<int64_t> expected = call.shape(y);
+  std::vector<int64_t> expected = call.shape(y).to_vector();
   for (int d = 0; d < 3; ++d) {
     const SpatialAttr a = spatial_attr(call, d);
     int64_t pads = 0;
@@ -97,9 +97,9 @@ int check_3d(const Call &call) {
 
 // Q3: gradOutput's spatial dims for 1-D/2-D, computed forwards from input in both modes.
 int check_1d_2d(const Call &call) {
-  const std::vector<int64_t> &in = call.shape(kInput);
-  const std::vector<int64_t> &w = call.shape(kWeight);
-  std::vector<int64_t> expected = call.shape(kGradOutput);
+  const Span<int64_t> in = call.shape(kInput);
+  const Span<int64_t> w = call.shape(kWeight);
+  std::vector<int64_t> expected = call.shape(kGradOutput).to_vector();
   for (int d = 0; d < call.dims - 2; ++d) {
     const SpatialAttr a = spatial_attr(call, d);
     int64_t pads = 0;

@@ -12,14 +12,14 @@ SpatialAttr spatial_attr(const Call &call, int d) {
   SpatialAttr a;
   a.stride = call.stride()[i];
   a.dilation = call.dilation()[i];
-  const std::vector<int64_t> &pad = call.padding();
+  const Span<int64_t> pad = call.padding();
   if (four && pad.size() == 4) {
     a.pad_begin = pad[2 * i];
     a.pad_end = pad[2 * i + 1];
   } else {
     a.pad_begin = a.pad_end = pad[i];
   }
-  const std::vector<int64_t> &op = call.output_padding();
+  const Span<int64_t> op = call.output_padding();
   a.output_padding = (four && op.size() == 4) ? op[2 * i] : op[i];
   return a;
 }

@@ -13,7 +13,7 @@ namespace {
 constexpr size_t kMaxPrinted = 16;
 
 template <typename T, typename Print>
-std::string list_text(const std::vector<T> &values, Print print) {
+std::string list_text(Span<T> values, Print print) {
   std::string text = "[";
   for (size_t i = 0; i < values.size(); ++i) {
     if (i == kMaxPrinted) {
@@ -28,16 +28,16 @@ std::string list_text(const std::vector<T> &values, Print print) {
 
 }  // namespace
 
-std::string ints_text(const std::vector<int64_t> &values) {
+std::string ints_text(Span<int64_t> values) {
   return list_text(values, [](int64_t v) { return std::to_string(v); });
 }
 
-std::string bools_text(const std::vector<uint8_t> &values) {
+std::string bools_text(Span<uint8_t> values) {
   return list_text(values, [](uint8_t v) { return std::string(v != 0 ? "true" : "false"); });
 }
 
 std::string dtypes_text(const std::vector<aclDataType> &dtypes) {
-  return list_text(dtypes, [](aclDataType d) { return std::string(dtype_name(d)); });
+  return list_text(Span<aclDataType>(dtypes), [](aclDataType d) { return std::string(dtype_name(d)); });
 }
 
 std::string dtypes_text(std::initializer_list<aclDataType> dtypes) {

@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "core/span.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
 // "[1, 16, 10, 10]". Long lists are cut after a few entries, so a hostile length cannot make a huge message.
-std::string ints_text(const std::vector<int64_t> &values);
+std::string ints_text(Span<int64_t> values);
 // "[true, false, true]".
-std::string bools_text(const std::vector<uint8_t> &values);
+std::string bools_text(Span<uint8_t> values);
 // "[FLOAT, FLOAT16, BFLOAT16]".
 std::string dtypes_text(std::initializer_list<aclDataType> dtypes);
 std::string dtypes_text(const std::vector<aclDataType> &dtypes);

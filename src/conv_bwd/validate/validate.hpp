@@ -2,29 +2,52 @@
 // (SPEC §2.3 V1–V14, empty path §2.5), plus our own bounds and overflow safety and the optional strict mode.
 #pragma once
 
-#include "aclnn/acl_meta.h"
+#include <cstdint>
+
+#include "acl/acl_base.h"
 #include "conv_bwd/problem.hpp"
+#include "core/span.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// The call's arguments exactly as received.
+// One tensor argument as the caller passed it, borrowed from the caller's object for the length of the call.
+struct TensorView {
+  bool given = false;     // false: the caller passed NULL
+  Span<int64_t> shape;    // the view's
+  Span<int64_t> strides;  // in elements, as many as the caller gave (validation wants one per dim)
+  int64_t offset = 0;     // in elements, from `data`
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
+  void *data = nullptr;
+};
+
+// One int or bool array argument, borrowed like a TensorView.
+template <typename T>
+struct ArrayView {
+  bool given = false;  // false: the caller passed NULL
+  Span<T> values;
+};
+using IntArrayView = ArrayView<int64_t>;
+using BoolArrayView = ArrayView<uint8_t>;  // 0 or 1
+
+// The call's arguments exactly as received, described without the API's objects.
 struct Args {
-  const aclTensor *gradOutput = nullptr;
-  const aclTensor *input = nullptr;
-  const aclTensor *weight = nullptr;
-  const aclIntArray *biasSizes = nullptr;
-  const aclIntArray *stride = nullptr;
-  const aclIntArray *padding = nullptr;
-  const aclIntArray *dilation = nullptr;
+  TensorView gradOutput;
+  TensorView input;
+  TensorView weight;
+  IntArrayView biasSizes;
+  IntArrayView stride;
+  IntArrayView padding;
+  IntArrayView dilation;
   bool transposed = false;
-  const aclIntArray *outputPadding = nullptr;
+  IntArrayView outputPadding;
   int groups = 1;
-  const aclBoolArray *outputMask = nullptr;
+  BoolArrayView outputMask;
   int8_t cubeMathType = 0;
-  aclTensor *gradInput = nullptr;
-  aclTensor *gradWeight = nullptr;
-  aclTensor *gradBias = nullptr;
+  TensorView gradInput;
+  TensorView gradWeight;
+  TensorView gradBias;
 };
 
 // Checks `args` against the rules of the emulated product (config.hpp) and, on success, fills `*problem`.

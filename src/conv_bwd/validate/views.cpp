@@ -12,12 +12,12 @@ namespace conv_bwd {
 namespace {
 
 int check_view(const Call &call, int slot, int64_t *numel) {
-  const aclTensor *t = call.tensor(slot);
-  const std::vector<int64_t> &shape = t->view_shape;
-  if (t->strides.size() != shape.size()) {
-    return fail_invalid(std::string(slot_name(slot)) + " has " + std::to_string(t->strides.size()) +
-                        " strides for a view of " + std::to_string(shape.size()) + " dims (shape " +
-                        ints_text(shape) + "); expected one stride per dim.");
+  const TensorView &t = call.tensor(slot);
+  const Span<int64_t> shape = t.shape;
+  if (t.strides.size() != shape.size()) {
+    return fail_invalid(std::string(slot_name(slot)) + " has " + std::to_string(t.strides.size()) +
+                        " strides for a view of " + std::to_string(shape.size()) + " dims (shape " + ints_text(shape) +
+                        "); expected one stride per dim.");
   }
   for (int64_t dim : shape) {
     if (dim < 0) {
@@ -48,7 +48,7 @@ int check_view(const Call &call, int slot, int64_t *numel) {
 int check_views(Call *call) {
   for (int slot = 0; slot < kSlotCount; ++slot) {
     call->numel[slot] = 0;
-    if (call->tensor(slot) == nullptr) continue;
+    if (!call->tensor(slot).given) continue;
     if (int status = check_view(*call, slot, &call->numel[slot])) return status;
   }
   return ACLNN_SUCCESS;
