@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/int_math.hpp"
+
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
@@ -167,15 +169,15 @@ const char *dtype_token(aclDataType dtype) {
 
 int64_t implied_out_size(const ConvDesc &desc, int d) {
   // In 128 bits: attribute values may be as large as int64 allows (a size that does not fit gives -1).
-  __extension__ typedef __int128 Wide;
-  const Wide span = Wide{desc.dilation[d]} * (desc.kernel[d] - 1) + 1;
-  Wide size = 0;
+  const Int128 span = Int128{desc.dilation[d]} * (desc.kernel[d] - 1) + 1;
+  Int128 size = 0;
   if (desc.transposed) {
-    size = Wide{desc.in[d] - 1} * desc.stride[d] - desc.pad_begin[d] - desc.pad_end[d] + span + desc.output_padding[d];
+    size =
+        Int128{desc.in[d] - 1} * desc.stride[d] - desc.pad_begin[d] - desc.pad_end[d] + span + desc.output_padding[d];
   } else {
-    const Wide num = Wide{desc.in[d]} + desc.pad_begin[d] + desc.pad_end[d] - span,
-               s = desc.stride[d] > 0 ? desc.stride[d] : 1;
-    size = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+    const Int128 num = Int128{desc.in[d]} + desc.pad_begin[d] + desc.pad_end[d] - span,
+                 s = desc.stride[d] > 0 ? desc.stride[d] : 1;
+    size = floor_div(num, s) + 1;
   }
   return size >= -1 && size <= INT64_MAX ? static_cast<int64_t>(size) : -1;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -190,7 +191,7 @@ void parallel_for_slots(int64_t count, int slots, double total_cost, FunctionRef
   // Consecutive items go out together, about kRangesPerParticipant ranges per participant: each range is a trip
   // through the pool's mutex, which two threads contend for when items are tiny (a depthwise layer's channels).
   const int64_t per = std::max<int64_t>(1, count / (int64_t{participants} * kRangesPerParticipant));
-  const int64_t ranges = (count + per - 1) / per;
+  const int64_t ranges = ceil_div(count, per);
   pool().run(ranges, participants,
              [&](int64_t r, int participant) { body(participant, r * per, std::min(count, (r + 1) * per)); });
 }

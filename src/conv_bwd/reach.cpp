@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conv_bwd/plan_steps.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -10,20 +11,8 @@ namespace {
 
 // Products of two attribute-sized values need 126 bits. Relations whose values all stay below kNarrow (every
 // ordinary call) are reduced in 64 bits, where no product leaves int64 either.
-__extension__ typedef __int128 Wide;
+using Wide = Int128;
 constexpr int64_t kNarrow = int64_t{1} << 30;
-
-template <typename Int>
-Int floor_div(Int a, Int b) {
-  const Int q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-template <typename Int>
-Int ceil_div(Int a, Int b) {
-  const Int q = a / b;
-  return (a % b != 0 && a > 0) ? q + 1 : q;
-}
 
 Wide mod(Wide a, Wide m) { return ((a % m) + m) % m; }
 
@@ -58,8 +47,7 @@ Terms<Int> find_terms(const DimRelation &r) {
   const Int s = r.stride, dil = r.dilation, pb = r.pad_begin, x = r.x_size, y = r.y_size;
   for (Int k = 0; k < r.kernel; ++k) {
     const Int base = k * dil - pb;  // x index of position 0
-    const Int lo = std::max<Int>(0, ceil_div<Int>(-base, s)),
-              hi = std::min<Int>(y - 1, floor_div<Int>(x - 1 - base, s));
+    const Int lo = std::max<Int>(0, ceil_div(-base, s)), hi = std::min<Int>(y - 1, floor_div(x - 1 - base, s));
     if (lo > hi) continue;
     if (t.count == 0) {
       t.o_lo = lo;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "core/int_math.hpp"
 #include "runtime/status.hpp"
 
 namespace aclnn_cpu {
@@ -77,9 +78,9 @@ void unreserve_device_bytes(Registry &r, size_t bytes) {
 }  // namespace
 
 bool block_size(size_t size, bool padded, size_t *out) {
-  const size_t append = padded ? kMemoryAlignment + kMemoryPadding : kMemoryAlignment;
-  if (size > SIZE_MAX - append) return false;
-  *out = (size + append - 1) / kMemoryAlignment * kMemoryAlignment;
+  const size_t padding = padded ? kMemoryPadding : 0;
+  if (size > SIZE_MAX - padding - kMemoryAlignment) return false;
+  *out = round_up(size + padding, kMemoryAlignment);
   return true;
 }
 

@@ -16,13 +16,13 @@
 #include <atomic>
 
 #include "conv_bwd/algo/grad_bias.hpp"
-#include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/parallel.hpp"
 #include "conv_bwd/plan_steps.hpp"
+#include "core/int_math.hpp"
 #include "numerics/batch.hpp"
 
 namespace aclnn_cpu {

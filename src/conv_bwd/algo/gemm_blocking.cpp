@@ -13,8 +13,6 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-int64_t ceil_div_pos(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 int64_t y_plane(const Canonical &c) { return c.y_size[0] * c.y_size[1] * c.y_size[2]; }
 int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_size[2]; }
 
@@ -42,8 +40,8 @@ int64_t best_chunk(int64_t units, int64_t total, int64_t max_chunk, int threads,
   const int64_t last = std::max<int64_t>(1, std::min(max_chunk, total));
   count_plan_steps(last);
   for (int64_t chunk = 1; chunk <= last; ++chunk) {
-    const int64_t items = units * ceil_div_pos(total, chunk);
-    const double rounds = static_cast<double>(ceil_div_pos(items, threads));
+    const int64_t items = units * ceil_div(total, chunk);
+    const double rounds = static_cast<double>(ceil_div(items, threads));
     const double late = threads > 1 ? cost.tail * static_cast<double>(chunk) : 0.0;
     const double time = rounds * (cost.work(chunk) + cost.overhead) + late;
     if (best_time < 0 || time < best_time) {
@@ -87,8 +85,8 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   const int64_t kcp = b.nt ? round_up(std::min(b.kc, y_plane(c)), nt.lanes) : b.kc;
   // K (N × output positions) is long and M × N small: the work is cut along K into a fixed number of parts,
   // so that every part packs its dy rows and im2col columns once, whatever the thread count.
-  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(y_plane(c), b.kc));
-  const int64_t panels = ceil_div_pos(n, nr);
+  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div(y_plane(c), b.kc));
+  const int64_t panels = ceil_div(n, nr);
   auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
   // An item's fixed cost is packing its dy block (all of it unless FP32 rows are read in place): about 16 panels'
@@ -97,7 +95,7 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   const int64_t per_item =
       best_chunk(c.groups * b.k_parts, panels, cap_chunk(std::min(max_panels, panels), slot_of), threads, {16.0});
   b.cols_per_item = per_item * nr;
-  b.items = c.groups * b.k_parts * ceil_div_pos(panels, per_item);
+  b.items = c.groups * b.k_parts * ceil_div(panels, per_item);
   b.slot_floats = slot_of(per_item);
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);
@@ -118,16 +116,16 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   b.ra = k.ra != nullptr && m % k.ra->nr == 0 && kk > 1 && c.cx_per_group * kk >= kShiftedRaMinColumns;
   // Equal K blocks of about kShiftedKc q positions (RA: kShiftedRaKc; a sample's q-space cut evenly), K parts as in
   // gemm_weight.
-  const int64_t blocks = ceil_div_pos(geo.q_len, b.ra ? kShiftedRaKc : kShiftedKc);
-  b.kc = round_up(ceil_div_pos(geo.q_len, blocks), nt.lanes);
-  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div_pos(geo.q_len, b.kc));
+  const int64_t blocks = ceil_div(geo.q_len, b.ra ? kShiftedRaKc : kShiftedKc);
+  b.kc = round_up(ceil_div(geo.q_len, blocks), nt.lanes);
+  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div(geo.q_len, b.kc));
   const int64_t window = geo.phases * (b.kc + geo.max_shift);  // per x channel: one box window per stride phase
   // Slot: one pass of dy rows (unless shared, below), the chunk's windows, a table of kk int64 tap offsets, and at
   // stride 2 across one x row (decoded for the pairs of phases); RA: the windows, the table and the row, then
   // RaLayout's areas.
   const int64_t dy_block_floats = b.ra ? RaLayout::block_floats(*k.ra, m, b.kc) : round_up(m, nt.mr) * b.kc;
   const int64_t row = geo.pair_row_floats(c);
-  const bool several_blocks = c.batch * ceil_div_pos(geo.q_len, b.kc) > b.k_parts;  // in some item
+  const bool several_blocks = c.batch * ceil_div(geo.q_len, b.kc) > b.k_parts;  // in some item
   auto slot_of = [&](int64_t channels, bool shared_dy) {
     const int64_t windows = channels * window + int64_table_floats(kk) + row;
     if (b.ra) return windows + RaLayout(*k.ra, m, b.kc, channels * kk, shared_dy, several_blocks).floats();
@@ -151,10 +149,10 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   // read the same K block, it is packed once for all of them before they run (in the shared area after the partial
   // sums, unless too large): the rows of each K block, MR-rounded, one after the other. One chunk per group: each
   // item packs its own (a separate pass measured 17 % slower on ResNeXt's 56² gradWeight at 2 threads).
-  const int64_t dy_floats = c.groups * c.batch * ceil_div_pos(geo.q_len, b.kc) * dy_block_floats;
+  const int64_t dy_floats = c.groups * c.batch * ceil_div(geo.q_len, b.kc) * dy_block_floats;
   b.shared_dy = (b.ra || !geo.q_space_dense(c)) && cpi < c.cx_per_group &&
                 dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
-  b.items = c.groups * b.k_parts * ceil_div_pos(c.cx_per_group, cpi);
+  b.items = c.groups * b.k_parts * ceil_div(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi, b.shared_dy);
   b.shared_floats = b.shared_dy ? shared_dy_offset(b, c) + dy_floats : b.k_parts * c.groups * m * c.cx_per_group * kk;
   b.flops = gemm_flops(c);
@@ -171,11 +169,11 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   // channel per item then). An even number of parts, so that two threads share them without cutting channels:
   // three planes (RGB stems) in three parts ran at two threads as 9 items of one channel, each packing the same dy
   // panels again, or as 3 items split 2 : 1.
-  const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div_pos(y_plane(c), b.tile);
+  const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div(y_plane(c), b.tile);
   if (planes < kDataPartsBelowPlanes) {
-    const int64_t wanted = std::min(kDataParts, round_up(ceil_div_pos(kDataPartsBelowPlanes, planes), 2));
+    const int64_t wanted = std::min(kDataParts, round_up(ceil_div(kDataPartsBelowPlanes, planes), 2));
     b.position_parts = std::min(wanted, tiles);
-    b.tap_parts = std::min(ceil_div_pos(wanted, b.position_parts), ceil_div_pos(kk, uk.mr));
+    b.tap_parts = std::min(ceil_div(wanted, b.position_parts), ceil_div(kk, uk.mr));
     const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * x_plane(c) * sizeof(float);
     if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = b.tap_parts = 1;
   } else if (dcol_is_grad_input(c)) {
@@ -190,7 +188,7 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   // packed once per item, not once per tile and block (ResNet's 1×1 stride-2 layer read its 512 × 256 weight once per
   // tile of 128 positions: one thread 4.55 -> 4.46 ms, wav2vec 1.62 -> 1.58). With one tile per item (ViT's parts)
   // packing it whole ahead measured 2 % slower than block by block.
-  const bool several_tiles = ceil_div_pos(tiles, b.position_parts) > 1;
+  const bool several_tiles = ceil_div(tiles, b.position_parts) > 1;
   auto a_steps = [&](int64_t mp) {
     const bool whole = several_tiles && c.cy_per_group > kGemmKc && mp * c.cy_per_group <= kDataWholeAFloats;
     return whole ? c.cy_per_group : kGemmKc;
@@ -207,7 +205,7 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
       best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, {48.0 / static_cast<double>(kk)});
   b.channels_per_item = cb;
   b.kc = a_steps(round_up(cb * kk, uk.mr));
-  b.items = c.batch * c.groups * ceil_div_pos(c.cx_per_group, cb) * parts;
+  b.items = c.batch * c.groups * ceil_div(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
   b.shared_floats = parts > 1 && x_planes ? parts * planes * x_plane(c) : 0;
   b.flops = gemm_flops(c);
@@ -226,7 +224,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
   // The shifted layout runs every tap over an item's weight rows: as many rows as stay in L2 (all of them outside it).
   b.rows_per_item = b.shifted ? std::min(m, std::max<int64_t>(1, kForwardRowsFloats / k_total / uk.mr) * uk.mr) : m;
-  const int64_t row_chunks = ceil_div_pos(m, b.rows_per_item);
+  const int64_t row_chunks = ceil_div(m, b.rows_per_item);
   // At a stride with several taps, B is packed from stride-phase windows of the K block's x channels over the tile
   // (gemm_forward.cpp): one window per phase and channel, as long as the tile's widest q range plus the largest shift.
   const bool phased = !b.shifted && !unit_stride(c) && c.kernel_numel() > 1 && geo.tabled;
@@ -260,10 +258,10 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   // chunk of tail, as in gemm_weight_shifted: every tile streams the whole packed weight (2 MB for DCGAN's k4s2), and
   // with one chunk DCGAN's layers took 8 and 16 tiles at two threads (k4s2 3.08 -> 2.99 ms, k3s2 1.72 -> 1.68 with 4
   // and 8).
-  const int64_t panels = ceil_div_pos(positions, uk.nr);
+  const int64_t panels = ceil_div(positions, uk.nr);
   b.tile = uk.nr * best_chunk(c.batch * c.groups * row_chunks, panels, cap_chunk(std::min<int64_t>(8, panels), slot_of),
                               threads, {1.0, 0.5});
-  b.items = row_chunks * c.batch * c.groups * ceil_div_pos(positions, b.tile);
+  b.items = row_chunks * c.batch * c.groups * ceil_div(positions, b.tile);
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.phase_window = phased ? window_of(b.tile) : 0;
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/parallel.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conv_bwd/algo/index_math.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {

@@ -8,11 +8,10 @@
 #include <cstring>
 
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
-
-inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
 // A table of int64 (e.g. tap offsets) kept in a float scratch slot from float offset `at` on, rounded up to 8 bytes
 // (slots are 64-byte aligned); int64_table_floats(count) is what it takes of the slot, the rounding included.

@@ -14,9 +14,9 @@
 
 #include <cstdint>
 
-#include "conv_bwd/algo/index_math.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/plan_steps.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
