@@ -9,6 +9,7 @@
 #include "conv_bwd/canonical.hpp"
 #include "core/config.hpp"
 #include "core/dtype.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -16,7 +17,7 @@ namespace {
 
 constexpr uint64_t kAlign = 64;
 
-uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+uint64_t align_up(uint64_t v) { return round_up(v, kAlign); }
 
 // The bytes a view can touch: [lo, hi).
 struct ByteRange {
