@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "core/int_math.hpp"
+#include "conv_bwd/output_size.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -168,17 +168,18 @@ const char *dtype_token(aclDataType dtype) {
 }
 
 int64_t implied_out_size(const ConvDesc &desc, int d) {
-  // In 128 bits: attribute values may be as large as int64 allows (a size that does not fit gives -1).
-  const Int128 span = Int128{desc.dilation[d]} * (desc.kernel[d] - 1) + 1;
-  Int128 size = 0;
-  if (desc.transposed) {
-    size =
-        Int128{desc.in[d] - 1} * desc.stride[d] - desc.pad_begin[d] - desc.pad_end[d] + span + desc.output_padding[d];
-  } else {
-    const Int128 num = Int128{desc.in[d]} + desc.pad_begin[d] + desc.pad_end[d] - span,
-                 s = desc.stride[d] > 0 ? desc.stride[d] : 1;
-    size = floor_div(num, s) + 1;
-  }
+  DimSizes sizes;
+  sizes.in = desc.in[d];
+  sizes.kernel = desc.kernel[d];
+  sizes.stride = desc.stride[d];
+  sizes.dilation = desc.dilation[d];
+  sizes.pad_begin = desc.pad_begin[d];
+  sizes.pad_end = desc.pad_end[d];
+  sizes.output_padding = desc.output_padding[d];
+  // The forward formula divides by the stride, which a descriptor may hold as anything (validation refuses it later).
+  if (!desc.transposed && sizes.stride < 1) sizes.stride = 1;
+  // Attribute values may be as large as int64 allows; a size that does not fit gives -1.
+  const Int128 size = desc.transposed ? transposed_output_size(sizes).exact : forward_output_size(sizes).exact;
   return size >= -1 && size <= INT64_MAX ? static_cast<int64_t>(size) : -1;
 }
 

@@ -2,55 +2,34 @@
 //  * 3-D: CANN's V10 (SPEC §2.3): Y must be the forward-conv size of X (X/Y roles of §2.1), so a transposed call
 //    accepts any gradOutput size that some outputPadding in [0, stride) would give.
 //  * 1-D/2-D: CANN checks nothing here; we reject an inconsistent gradOutput (issue 2, Q3) with 161002. The
-//    expected size is the forward-conv output for transposed=false and, for transposed=true,
-//    (In-1)*s - (pb+pe) + dil*(k-1) + outputPadding + 1 with the outputPadding given (exact match).
+//    expected size is the forward-conv output for transposed=false and, for transposed=true, the transposed one
+//    with the outputPadding given (exact match; formulas in conv_bwd/output_size.hpp).
 //  * 1-D/2-D batch: gradOutput.shape[0] must equal input.shape[0] (Q3). (3-D: see check_compute_path.)
 // Our 1-D/2-D rules apply only on the non-empty path: the empty path (§2.5) has its own rules.
 #include <string>
 #include <vector>
 
 #include "aclnn/opdev/op_errno.h"
+#include "conv_bwd/output_size.hpp"
 #include "conv_bwd/validate/stages.hpp"
 #include "conv_bwd/validate/text.hpp"
-#include "core/checked.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-struct Size {
-  bool overflow = false;
-  bool kernel_too_big = false;  // the dilated kernel does not fit into the padded input
-  int64_t value = 0;
-};
-
-// floor((in + pads - dil*(k-1) - 1) / s) + 1
-Size forward_size(int64_t in, int64_t pads, int64_t k, int64_t dil, int64_t s) {
-  Size r;
-  int64_t reach = 0;
-  int64_t span = 0;
-  if (!checked_mul(k - 1, dil, &reach) || !checked_add(in, pads, &span) || !checked_sub(span, reach, &span) ||
-      !checked_sub(span, 1, &span)) {
-    r.overflow = true;
-    return r;
-  }
-  if (span < 0) {
-    r.kernel_too_big = true;
-    return r;
-  }
-  r.value = span / s + 1;
-  return r;
-}
-
-// (in-1)*s - pads + dil*(k-1) + op + 1
-Size transposed_size(int64_t in, int64_t pads, int64_t k, int64_t dil, int64_t s, int64_t op) {
-  Size r;
-  int64_t v = 0;
-  int64_t reach = 0;
-  r.overflow = !checked_mul(in - 1, s, &v) || !checked_sub(v, pads, &v) || !checked_mul(k - 1, dil, &reach) ||
-               !checked_add(v, reach, &v) || !checked_add(v, op, &v) || !checked_add(v, 1, &v);
-  r.value = v;
-  return r;
+// The sizes and attributes of spatial dim d, the formula starting from `slot`'s size.
+DimSizes dim_sizes(const Call &call, int slot, int d) {
+  const SpatialAttr a = spatial_attr(call, d);
+  DimSizes sizes;
+  sizes.in = call.shape(slot)[2 + d];
+  sizes.kernel = call.shape(kWeight)[2 + d];
+  sizes.stride = a.stride;
+  sizes.dilation = a.dilation;
+  sizes.pad_begin = a.pad_begin;
+  sizes.pad_end = a.pad_end;
+  sizes.output_padding = a.output_padding;
+  return sizes;
 }
 
 std::string attrs_text(const Call &call) {
@@ -63,7 +42,7 @@ std::string context_text(const Call &call) {
          attrs_text(call);
 }
 
-int size_problem(const Call &call, const Size &size, int d) {
+int size_problem(const Call &call, const OutputSize &size, int d) {
   if (size.overflow) {
     return fail_invalid(std::string("the output size along ") + spatial_name(call.dims, d) + " overflows int64 with " +
                         context_text(call) + ".");
@@ -80,13 +59,9 @@ int check_3d(const Call &call) {
   const int y = call.y_slot();
   std::vector<int64_t> expected = call.shape(y).to_vector();
   for (int d = 0; d < 3; ++d) {
-    const SpatialAttr a = spatial_attr(call, d);
-    int64_t pads = 0;
-    const bool ok = checked_add(a.pad_begin, a.pad_end, &pads);
-    Size size = ok ? forward_size(call.shape(x)[2 + d], pads, call.shape(kWeight)[2 + d], a.dilation, a.stride)
-                   : Size{true, false, 0};
+    const OutputSize size = forward_output_size(dim_sizes(call, x, d));
     if (size.overflow || size.kernel_too_big) return size_problem(call, size, d);
-    expected[2 + d] = size.value;
+    expected[2 + d] = static_cast<int64_t>(size.exact);
   }
   if (expected == call.shape(y)) return ACLNN_SUCCESS;
   return fail_invalid(std::string("the shape of ") + slot_name(y) + " should equal " + ints_text(expected) +
@@ -97,22 +72,12 @@ int check_3d(const Call &call) {
 
 // Q3: gradOutput's spatial dims for 1-D/2-D, computed forwards from input in both modes.
 int check_1d_2d(const Call &call) {
-  const Span<int64_t> in = call.shape(kInput);
-  const Span<int64_t> w = call.shape(kWeight);
   std::vector<int64_t> expected = call.shape(kGradOutput).to_vector();
   for (int d = 0; d < call.dims - 2; ++d) {
-    const SpatialAttr a = spatial_attr(call, d);
-    int64_t pads = 0;
-    Size size;
-    if (!checked_add(a.pad_begin, a.pad_end, &pads)) {
-      size.overflow = true;
-    } else if (call.transposed()) {
-      size = transposed_size(in[2 + d], pads, w[2 + d], a.dilation, a.stride, a.output_padding);
-    } else {
-      size = forward_size(in[2 + d], pads, w[2 + d], a.dilation, a.stride);
-    }
+    const DimSizes sizes = dim_sizes(call, kInput, d);
+    const OutputSize size = call.transposed() ? transposed_output_size(sizes) : forward_output_size(sizes);
     if (size.overflow || size.kernel_too_big) return size_problem(call, size, d);
-    expected[2 + d] = size.value;
+    expected[2 + d] = static_cast<int64_t>(size.exact);
   }
   if (expected == call.shape(kGradOutput)) return ACLNN_SUCCESS;
   return fail_invalid("the shape of gradOutput should equal " + ints_text(expected) + " for " + context_text(call) +
