@@ -9,15 +9,17 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_convolution_backward.h"
 #include "data.hpp"
+#include "harness/conv_call.hpp"
+#include "harness/device_tensor.hpp"
 #include "layer.hpp"
 #include "precision.hpp"
 
 namespace aclnn_cpu {
 namespace bench {
 
-// Device buffer and the tensor that describes it (contiguous, CANN's format for the rank).
+// Device buffer and the tensor that describes it (contiguous, CANN's format for the rank), read and written as
+// floats in the precision's dtype.
 class DeviceTensor {
  public:
   bool create(const Dims &dims, Precision p, aclFormat format, std::string *error);
@@ -27,9 +29,7 @@ class DeviceTensor {
 
  private:
   Precision precision_ = Precision::kF32;
-  size_t bytes_ = 0;
-  std::unique_ptr<void, aclError (*)(void *)> data_{nullptr, aclrtFree};
-  std::unique_ptr<aclTensor, aclnnStatus (*)(const aclTensor *)> tensor_{nullptr, aclDestroyTensor};
+  harness::DeviceTensor tensor_;
 };
 
 class OursConv {
@@ -42,22 +42,12 @@ class OursConv {
   bool read(Gradients *out, std::string *error) const;
 
  private:
-  using IntArray = std::unique_ptr<aclIntArray, aclnnStatus (*)(const aclIntArray *)>;
-  using BoolArray = std::unique_ptr<aclBoolArray, aclnnStatus (*)(const aclBoolArray *)>;
-
   aclrtStream stream_;
-  Layer layer_;
-  Precision precision_ = Precision::kF32;
   DeviceTensor x_, dy_, w_, dx_, dw_, db_;
-  IntArray stride_{nullptr, aclDestroyIntArray}, padding_{nullptr, aclDestroyIntArray};
-  IntArray dilation_{nullptr, aclDestroyIntArray}, output_padding_{nullptr, aclDestroyIntArray};
-  IntArray bias_sizes_{nullptr, aclDestroyIntArray};
-  BoolArray mask_{nullptr, aclDestroyBoolArray};
-  std::unique_ptr<void, aclError (*)(void *)> workspace_{nullptr, aclrtFree};
-  uint64_t workspace_capacity_ = 0;
+  std::unique_ptr<harness::ConvArgs> args_;
+  // Only the first (untimed) call of a case allocates; later calls reuse the buffer, as a caching allocator would.
+  harness::Workspace workspace_;
 };
-
-std::string recent_error();
 
 }  // namespace bench
 }  // namespace aclnn_cpu

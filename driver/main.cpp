@@ -9,7 +9,7 @@
 #include "acl/acl.h"
 #include "aclnn_cpu/ext.h"
 #include "default_set.hpp"
-#include "device_tensor.hpp"
+#include "harness/conv_call.hpp"
 #include "options.hpp"
 #include "run_case.hpp"
 
@@ -43,7 +43,7 @@ class Runtime {
  private:
   static bool check(const char *call, aclError ret) {
     if (ret == ACL_SUCCESS) return true;
-    std::fprintf(stderr, "%s failed (%d): %s\n", call, ret, aclnn_cpu::demo::recent_error().c_str());
+    std::fprintf(stderr, "%s failed (%d): %s\n", call, ret, aclnn_cpu::harness::recent_error().c_str());
     return false;
   }
   aclrtStream stream_ = nullptr;

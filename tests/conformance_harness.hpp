@@ -17,6 +17,8 @@
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "conv_bwd/execute.hpp"
 #include "core/error.hpp"
+#include "harness/conv_call.hpp"
+#include "harness/desc_attrs.hpp"
 #include "problem_builder.hpp"
 
 namespace conformance {
@@ -152,74 +154,35 @@ inline int run_direct(const ConvCase &c, CaseTensors &tensors, std::string *erro
   return status;
 }
 
-inline aclFormat format_for_rank(size_t rank) {
-  return rank == 3 ? ACL_FORMAT_NCL : rank == 4 ? ACL_FORMAT_NCHW : rank == 5 ? ACL_FORMAT_NCDHW : ACL_FORMAT_ND;
+// The public-API tensor of case tensor `t` in slot `slot`, its view over `data` laid out as in t's buffer (guard
+// included in the storage).
+inline aclnn_cpu::harness::TensorHandle api_tensor(int slot, const TestTensor &t, void *data) {
+  return aclnn_cpu::harness::make_tensor(t.shape(), t.strides(), t.offset(), t.dtype(),
+                                         aclnn_cpu::harness::tensor_format(slot, t.shape().size()),
+                                         {t.storage_elements()}, data);
 }
 
 // Owns the aclnn objects of one API call.
 class ApiCall {
  public:
-  ApiCall(const ConvCase &c, CaseTensors &tensors) {
-    const ConvDesc &d = c.desc;
+  ApiCall(const ConvCase &c, CaseTensors &tensors) : args_(aclnn_cpu::harness::desc_attrs(c.desc)) {
     for (int s = 0; s < kSlots; ++s) {
-      if (!tensors.present[s]) continue;
-      TestTensor &t = tensors.t[s];
-      const int64_t storage = t.storage_elements();
-      tensor_[s] = aclCreateTensor(t.shape().data(), t.shape().size(), t.dtype(), t.strides().data(), t.offset(),
-                                   s == kGradBias ? ACL_FORMAT_ND : format_for_rank(t.shape().size()), &storage, 1,
-                                   t.data());
+      if (tensors.present[s]) tensor_[s] = api_tensor(s, tensors.t[s], tensors.t[s].data());
     }
-    const int first = 3 - d.spatial_rank;
-    std::vector<int64_t> stride, pad, dil, out_pad;
-    bool asymmetric = false;
-    for (int i = first; i < 3; ++i) {
-      stride.push_back(d.stride[i]);
-      pad.push_back(d.pad_begin[i]);
-      dil.push_back(d.dilation[i]);
-      out_pad.push_back(d.output_padding[i]);
-      asymmetric = asymmetric || d.pad_begin[i] != d.pad_end[i];
-    }
-    if (asymmetric) pad = {d.pad_begin[1], d.pad_end[1], d.pad_begin[2], d.pad_end[2]};  // 2-D only
-    const int64_t bias_size = d.oc;
-    bias_sizes_ = aclCreateIntArray(&bias_size, 1);
-    stride_ = aclCreateIntArray(stride.data(), stride.size());
-    padding_ = aclCreateIntArray(pad.data(), pad.size());
-    dilation_ = aclCreateIntArray(dil.data(), dil.size());
-    output_padding_ = aclCreateIntArray(out_pad.data(), out_pad.size());
-    const bool mask[3] = {d.mask[0], d.mask[1], d.mask[2]};
-    mask_ = aclCreateBoolArray(mask, 3);
-  }
-  ~ApiCall() {
-    for (aclTensor *t : tensor_) {
-      if (t != nullptr) aclDestroyTensor(t);
-    }
-    aclDestroyIntArray(bias_sizes_);
-    aclDestroyIntArray(stride_);
-    aclDestroyIntArray(padding_);
-    aclDestroyIntArray(dilation_);
-    aclDestroyIntArray(output_padding_);
-    aclDestroyBoolArray(mask_);
   }
 
-  int get_workspace_size(const ConvCase &c, uint64_t *bytes, aclOpExecutor **executor) {
-    return aclnnConvolutionBackwardGetWorkspaceSize(
-        tensor_[kGradOutput], tensor_[kInput], tensor_[kWeight], bias_sizes_, stride_, padding_, dilation_,
-        c.desc.transposed, output_padding_, static_cast<int>(c.desc.groups), mask_,
-        static_cast<int8_t>(c.desc.cube_math_type), tensor_[kGradInput], tensor_[kGradWeight], tensor_[kGradBias],
-        bytes, executor);
+  int get_workspace_size(uint64_t *bytes, aclOpExecutor **executor) {
+    aclTensor *tensors[kSlots];
+    for (int s = 0; s < kSlots; ++s) tensors[s] = tensor_[s].get();
+    return args_.get_workspace_size(tensors, bytes, executor);
   }
 
  private:
-  aclTensor *tensor_[kSlots] = {};
-  aclIntArray *bias_sizes_ = nullptr, *stride_ = nullptr, *padding_ = nullptr, *dilation_ = nullptr,
-              *output_padding_ = nullptr;
-  aclBoolArray *mask_ = nullptr;
+  aclnn_cpu::harness::TensorHandle tensor_[kSlots];
+  aclnn_cpu::harness::ConvArgs args_;
 };
 
-inline std::string recent_api_error() {
-  const char *e = aclGetRecentErrMsg();
-  return e ? e : "";
-}
+inline std::string recent_api_error() { return aclnn_cpu::harness::recent_error(); }
 
 // Needs aclInit and a device (the test fixture's). Switches the emulated product to the case's.
 inline int run_api(const ConvCase &c, CaseTensors &tensors, aclrtStream stream, std::string *error) {
@@ -230,26 +193,28 @@ inline int run_api(const ConvCase &c, CaseTensors &tensors, aclrtStream stream, 
   {
     // The descriptors are destroyed before the stream runs, as torch_npu does.
     ApiCall call(c, tensors);
-    status = call.get_workspace_size(c, &bytes, &executor);
+    status = call.get_workspace_size(&bytes, &executor);
   }
   if (status != ACLNN_SUCCESS) {
     *error = "GetWorkspaceSize: " + recent_api_error();
     return status;
   }
-  void *workspace = nullptr;
-  if (bytes > 0 && aclrtMalloc(&workspace, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    *error = "aclrtMalloc of the workspace failed";
-    return -1;
+  aclnn_cpu::harness::Workspace workspace;
+  const aclnn_cpu::harness::Outcome outcome = aclnn_cpu::harness::launch(executor, bytes, &workspace, stream);
+  switch (outcome.failed) {
+    case aclnn_cpu::harness::Step::kWorkspace:
+      *error = "aclrtMalloc of the workspace failed";
+      return -1;
+    case aclnn_cpu::harness::Step::kLaunch:
+      *error = "aclnnConvolutionBackward: " + recent_api_error();
+      break;
+    case aclnn_cpu::harness::Step::kSynchronize:
+      *error = "aclrtSynchronizeStream: " + recent_api_error();
+      break;
+    default:
+      break;
   }
-  status = aclnnConvolutionBackward(workspace, bytes, executor, stream);
-  if (status == ACLNN_SUCCESS) {
-    status = aclrtSynchronizeStream(stream);
-    if (status != ACL_SUCCESS) *error = "aclrtSynchronizeStream: " + recent_api_error();
-  } else {
-    *error = "aclnnConvolutionBackward: " + recent_api_error();
-  }
-  if (workspace != nullptr) aclrtFree(workspace);
-  return status;
+  return outcome.status;
 }
 
 // --- the check ------------------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "conformance_harness.hpp"
 #include "core/config.hpp"
+#include "harness/conv_call.hpp"
+#include "harness/desc_attrs.hpp"
 #include "runtime_fixture.hpp"
 
 namespace concurrency {
@@ -25,45 +27,14 @@ using conformance::ConvCase;
 using conformance::kSlots;
 using conformance::Slot;
 
-inline std::string recent_error() {
-  const char *e = aclGetRecentErrMsg();
-  return e != nullptr ? e : "";
-}
-
-// The attribute arrays of a case as the API takes them (2-D asymmetric padding as 4 values).
-struct Attrs {
-  std::vector<int64_t> stride, padding, dilation, output_padding;
-  int64_t bias_size = 0;
-  int groups = 1;
-  int8_t cube_math_type = 0;
-  bool mask[3] = {false, false, false};
-  bool transposed = false;
-
-  explicit Attrs(const ConvCase &c) {
-    const conformance::ConvDesc &d = c.desc;
-    bool asymmetric = false;
-    for (int i = 3 - d.spatial_rank; i < 3; ++i) {
-      stride.push_back(d.stride[i]);
-      padding.push_back(d.pad_begin[i]);
-      dilation.push_back(d.dilation[i]);
-      output_padding.push_back(d.output_padding[i]);
-      asymmetric = asymmetric || d.pad_begin[i] != d.pad_end[i];
-    }
-    if (asymmetric) padding = {d.pad_begin[1], d.pad_end[1], d.pad_begin[2], d.pad_end[2]};
-    bias_size = d.oc;
-    groups = static_cast<int>(d.groups);
-    cube_math_type = static_cast<int8_t>(d.cube_math_type);
-    for (int i = 0; i < 3; ++i) mask[i] = d.mask[i];
-    transposed = d.transposed;
-  }
-};
+using aclnn_cpu::harness::recent_error;
 
 // One call: device buffers filled from `host` (outputs poisoned as in `host`), descriptors, workspace,
 // executor. Every step returns its status; the destructor releases whatever is left, so a test that stops
 // halfway leaks nothing.
 class DeviceCall {
  public:
-  DeviceCall(const ConvCase &c, const CaseTensors &host) : case_(c), attrs(c) {
+  DeviceCall(const ConvCase &c, const CaseTensors &host) : case_(c), attrs(aclnn_cpu::harness::desc_attrs(c.desc)) {
     for (int s = 0; s < kSlots; ++s) {
       if (!host.present[s]) continue;
       const conformance::TestTensor &t = host.t[s];
@@ -80,7 +51,6 @@ class DeviceCall {
   DeviceCall(const DeviceCall &) = delete;
   DeviceCall &operator=(const DeviceCall &) = delete;
   ~DeviceCall() {
-    destroy_descriptors();
     if (executor != nullptr) aclDestroyAclOpExecutor(executor);
     if (workspace != nullptr) aclrtFree(workspace);
     for (void *p : data_) {
@@ -91,13 +61,7 @@ class DeviceCall {
   // Phase one with the current `attrs` (tests may spoil them first); `null_slot` passes NULL for that tensor.
   // On success allocates the workspace the executor asks for.
   int prepare(int null_slot = -1) {
-    create_descriptors(null_slot);
-    const int status = aclnnConvolutionBackwardGetWorkspaceSize(
-        tensor_[conformance::kGradOutput], tensor_[conformance::kInput], tensor_[conformance::kWeight], bias_sizes_,
-        stride_, padding_, dilation_, attrs.transposed, output_padding_, attrs.groups, mask_, attrs.cube_math_type,
-        tensor_[conformance::kGradInput], tensor_[conformance::kGradWeight], tensor_[conformance::kGradBias],
-        &workspace_size, &executor);
-    destroy_descriptors();  // as torch_npu does: the executor owns copies
+    const int status = plan(null_slot);
     if (status != ACLNN_SUCCESS) {
       error = "GetWorkspaceSize: " + recent_error();
       executor = nullptr;
@@ -158,42 +122,24 @@ class DeviceCall {
   const ConvCase &conv_case() const { return case_; }
 
   ConvCase case_;
-  Attrs attrs;
+  aclnn_cpu::harness::ConvAttrs attrs;  // tests may spoil them before prepare()
   uint64_t workspace_size = 0;
   aclOpExecutor *executor = nullptr;
   void *workspace = nullptr;
   std::string error;
 
  private:
-  void create_descriptors(int null_slot) {
+  // Phase one; the descriptors are destroyed right after it, as torch_npu does (the executor owns copies).
+  int plan(int null_slot) {
+    aclnn_cpu::harness::TensorHandle tensors[kSlots];
+    aclTensor *passed[kSlots] = {};
     for (int s = 0; s < kSlots; ++s) {
       if (s == null_slot || !case_.desc.present[s]) continue;
       const conformance::TestTensor t(shape_of(s), case_.desc.dtype[s], case_.layout[s]);
-      const int64_t storage = t.storage_elements();
-      tensor_[s] =
-          aclCreateTensor(t.shape().data(), t.shape().size(), t.dtype(), t.strides().data(), t.offset(),
-                          s == conformance::kGradBias ? ACL_FORMAT_ND : conformance::format_for_rank(t.shape().size()),
-                          &storage, 1, data_[s]);
+      tensors[s] = conformance::api_tensor(s, t, data_[s]);
+      passed[s] = tensors[s].get();
     }
-    bias_sizes_ = aclCreateIntArray(&attrs.bias_size, 1);
-    stride_ = aclCreateIntArray(attrs.stride.data(), attrs.stride.size());
-    padding_ = aclCreateIntArray(attrs.padding.data(), attrs.padding.size());
-    dilation_ = aclCreateIntArray(attrs.dilation.data(), attrs.dilation.size());
-    output_padding_ = aclCreateIntArray(attrs.output_padding.data(), attrs.output_padding.size());
-    mask_ = aclCreateBoolArray(attrs.mask, 3);
-  }
-
-  void destroy_descriptors() {
-    for (aclTensor *&t : tensor_) {
-      if (t != nullptr) aclDestroyTensor(t);
-      t = nullptr;
-    }
-    for (aclIntArray **a : {&bias_sizes_, &stride_, &padding_, &dilation_, &output_padding_}) {
-      if (*a != nullptr) aclDestroyIntArray(*a);
-      *a = nullptr;
-    }
-    if (mask_ != nullptr) aclDestroyBoolArray(mask_);
-    mask_ = nullptr;
+    return aclnn_cpu::harness::ConvArgs(attrs).get_workspace_size(passed, &workspace_size, &executor);
   }
 
   std::vector<int64_t> shape_of(int s) const {
@@ -204,10 +150,6 @@ class DeviceCall {
 
   void *data_[kSlots] = {};
   size_t bytes_[kSlots] = {};
-  aclTensor *tensor_[kSlots] = {};
-  aclIntArray *bias_sizes_ = nullptr, *stride_ = nullptr, *padding_ = nullptr, *dilation_ = nullptr,
-              *output_padding_ = nullptr;
-  aclBoolArray *mask_ = nullptr;
 };
 
 // Checks outputs already downloaded into `host` against the fp64 reference, as conformance::check_case does

@@ -150,7 +150,7 @@ class ConformanceExtremeAttributes : public ::testing::Test {
     {
       ApiCall call(c, tensors);
       const int64_t before = aclnn_cpu::conv_bwd::plan_steps();
-      status = call.get_workspace_size(c, &cost.workspace, &executor);
+      status = call.get_workspace_size(&cost.workspace, &executor);
       cost.steps = aclnn_cpu::conv_bwd::plan_steps() - before;
     }
     EXPECT_EQ(status, ACLNN_SUCCESS) << case_text(c) << ": " << recent_api_error();

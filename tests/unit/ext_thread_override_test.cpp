@@ -59,7 +59,7 @@ class ExtThreadOverride : public runtime_test::RuntimeTest {
 // GetWorkspaceSize on the calling thread, with whatever settings it has.
 int plan_call(const ConvCase &c, CaseTensors &t, aclOpExecutor **executor, uint64_t *bytes) {
   ApiCall call(c, t);
-  return call.get_workspace_size(c, bytes, executor);
+  return call.get_workspace_size(bytes, executor);
 }
 
 // Launches on a stream of its own and waits; frees the workspace.

@@ -22,6 +22,7 @@
 #include "conv_bwd/validate/validate.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "harness/conv_call.hpp"
 
 namespace validation_test {
 
@@ -31,12 +32,7 @@ using aclnn_cpu::conv_bwd::Problem;
 using Shape = std::vector<int64_t>;
 
 inline aclFormat default_format(size_t rank) {
-  switch (rank) {
-    case 3: return ACL_FORMAT_NCL;
-    case 4: return ACL_FORMAT_NCHW;
-    case 5: return ACL_FORMAT_NCDHW;
-    default: return ACL_FORMAT_ND;
-  }
+  return aclnn_cpu::harness::tensor_format(aclnn_cpu::harness::kInput, rank);
 }
 
 struct TensorSpec {
