@@ -52,18 +52,9 @@ std::string recent_error() {
 }
 
 const char *step_function(Step step) {
-  switch (step) {
-    case Step::kGetWorkspaceSize:
-      return "aclnnConvolutionBackwardGetWorkspaceSize";
-    case Step::kWorkspace:
-      return "aclrtMalloc";
-    case Step::kLaunch:
-      return "aclnnConvolutionBackward";
-    case Step::kSynchronize:
-      return "aclrtSynchronizeStream";
-    default:
-      return "";
-  }
+  static const char *const kFunctions[] = {"", "aclnnConvolutionBackwardGetWorkspaceSize", "aclrtMalloc",
+                                           "aclnnConvolutionBackward", "aclrtSynchronizeStream"};
+  return kFunctions[static_cast<int>(step)];
 }
 
 aclFormat tensor_format(int slot, size_t rank) {

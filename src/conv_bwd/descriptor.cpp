@@ -171,13 +171,13 @@ int64_t implied_out_size(const ConvDesc &desc, int d) {
   DimSizes sizes;
   sizes.in = desc.in[d];
   sizes.kernel = desc.kernel[d];
-  sizes.stride = desc.stride[d];
-  sizes.dilation = desc.dilation[d];
-  sizes.pad_begin = desc.pad_begin[d];
-  sizes.pad_end = desc.pad_end[d];
-  sizes.output_padding = desc.output_padding[d];
+  sizes.attr.stride = desc.stride[d];
+  sizes.attr.dilation = desc.dilation[d];
+  sizes.attr.pad_begin = desc.pad_begin[d];
+  sizes.attr.pad_end = desc.pad_end[d];
+  sizes.attr.output_padding = desc.output_padding[d];
   // The forward formula divides by the stride, which a descriptor may hold as anything (validation refuses it later).
-  if (!desc.transposed && sizes.stride < 1) sizes.stride = 1;
+  if (!desc.transposed && sizes.attr.stride < 1) sizes.attr.stride = 1;
   // Attribute values may be as large as int64 allows; a size that does not fit gives -1.
   const Int128 size = desc.transposed ? transposed_output_size(sizes).exact : forward_output_size(sizes).exact;
   return size >= -1 && size <= INT64_MAX ? static_cast<int64_t>(size) : -1;

@@ -27,8 +27,8 @@ class Steps {
   bool fit_;
 };
 
-Steps pads(const DimSizes &d) { return Steps(d.pad_begin).plus(d.pad_end); }
-Steps reach(const DimSizes &d) { return Steps(d.kernel - 1).times(d.dilation); }
+Steps pads(const DimSizes &d) { return Steps(d.attr.pad_begin).plus(d.attr.pad_end); }
+Steps reach(const DimSizes &d) { return Steps(d.kernel - 1).times(d.attr.dilation); }
 
 }  // namespace
 
@@ -38,14 +38,14 @@ OutputSize forward_output_size(const DimSizes &d) {
   OutputSize size;
   size.overflow = !p.fit() || !r.fit() || !span.fit();
   size.kernel_too_big = !size.overflow && span.value() < 0;
-  size.exact = floor_div(span.value(), Int128{d.stride}) + 1;
+  size.exact = floor_div(span.value(), Int128{d.attr.stride}) + 1;
   return size;
 }
 
 OutputSize transposed_output_size(const DimSizes &d) {
   const Steps p = pads(d), r = reach(d);
   const Steps size_steps =
-      Steps(d.in - 1).times(d.stride).minus(p.value()).plus(r.value()).plus(d.output_padding).plus(1);
+      Steps(d.in - 1).times(d.attr.stride).minus(p.value()).plus(r.value()).plus(d.attr.output_padding).plus(1);
   OutputSize size;
   size.overflow = !p.fit() || !r.fit() || !size_steps.fit();
   size.exact = size_steps.value();

@@ -10,15 +10,20 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// One spatial dim of a call; `in` is the size the formula starts from.
-struct DimSizes {
-  int64_t in = 1;
-  int64_t kernel = 1;
+// The attributes of one spatial dim of a call.
+struct DimAttr {
   int64_t stride = 1;
   int64_t dilation = 1;
   int64_t pad_begin = 0;
   int64_t pad_end = 0;
-  int64_t output_padding = 0;  // transposed only
+  int64_t output_padding = 0;  // read by the transposed formula only
+};
+
+// One spatial dim of a call; `in` is the size the formula starts from.
+struct DimSizes {
+  int64_t in = 1;
+  int64_t kernel = 1;
+  DimAttr attr;
 };
 
 struct OutputSize {

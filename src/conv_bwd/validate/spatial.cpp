@@ -20,15 +20,10 @@ namespace {
 
 // The sizes and attributes of spatial dim d, the formula starting from `slot`'s size.
 DimSizes dim_sizes(const Call &call, int slot, int d) {
-  const SpatialAttr a = spatial_attr(call, d);
   DimSizes sizes;
   sizes.in = call.shape(slot)[2 + d];
   sizes.kernel = call.shape(kWeight)[2 + d];
-  sizes.stride = a.stride;
-  sizes.dilation = a.dilation;
-  sizes.pad_begin = a.pad_begin;
-  sizes.pad_end = a.pad_end;
-  sizes.output_padding = a.output_padding;
+  sizes.attr = spatial_attr(call, d);
   return sizes;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "conv_bwd/output_size.hpp"
 #include "conv_bwd/problem.hpp"
 #include "conv_bwd/validate/call.hpp"
 
@@ -60,13 +61,7 @@ aclDataType promote_dtype(aclDataType a, aclDataType b);
 bool is_8bit(aclDataType dtype);
 
 // The attributes of one spatial dimension of the call (index 0 .. dims-3), read once lengths are valid.
-struct SpatialAttr {
-  int64_t stride = 1;
-  int64_t dilation = 1;
-  int64_t pad_begin = 0;
-  int64_t pad_end = 0;
-  int64_t output_padding = 0;
-};
+using SpatialAttr = DimAttr;
 SpatialAttr spatial_attr(const Call &call, int d);
 
 // Fills everything execution needs (tensors, lifted attributes, precision).
