@@ -129,27 +129,11 @@ GemmScratch gemm_scratch(const Plan &plan, unsigned char *base) {
   return scratch;
 }
 
+// Runs one output by its planned algorithm (the table's); false when it must be recomputed by the reference.
 bool run_gemm(const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
               unsigned char *base) {
-  const GemmScratch scratch = gemm_scratch(plan, base);
-  switch (o.algorithm) {
-    case Algorithm::kDirectData:
-      return direct_data(c, *plan.kernels.dw, scratch, rounding, c.grad_input);
-    case Algorithm::kDepthwiseWeight:
-      return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, c.grad_weight);
-    case Algorithm::kGemmBackwardData:
-      return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmFlippedForward:
-      return gemm_forward(c, true, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmForward:
-      return gemm_forward(c, false, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmWeightShifted:
-      return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
-    case Algorithm::kGemmWeight:
-      return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
-    default:
-      return false;
-  }
+  const AlgorithmEntry *e = algorithm_entry(o.algorithm);
+  return e != nullptr && e->run(c, plan.kernels, o.config, gemm_scratch(plan, base), rounding);
 }
 
 // The format the cube reads the operands in (SPEC §3.5), e.g. "hf32-11" for FP32 with cubeMathType 1 on A2/A3.

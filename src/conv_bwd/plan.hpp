@@ -1,6 +1,6 @@
 // The plan of one call, built once in GetWorkspaceSize (a pure function of the problem and a PlanContext):
-// the algorithm of each output, chosen from an ordered list where each candidate accepts or refuses with a
-// reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
+// the algorithm of each output, the first of the table of algorithms (algorithms.hpp) that accepts, each before it
+// refusing with a reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
 // Execution follows the plan and never allocates (one exception: see execute.cpp, non-finite operands).
 #pragma once
 
@@ -10,6 +10,7 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/staging.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 #include "conv_bwd/problem.hpp"
 #include "core/isa.hpp"
@@ -17,27 +18,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-enum class Algorithm {
-  kNone,
-  kDirectData,
-  kDepthwiseWeight,
-  kGemmFlippedForward,
-  kGemmBackwardData,
-  kGemmForward,
-  kGemmWeightShifted,
-  kGemmWeight,
-  kReference,
-  kZeros  // no (position, tap) pair of the call reads x: the output is all zeros
-};
-
-const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "zeros", "none"
-// The fused depthwise pass (Plan::depthwise_fused), skipped by ACLNN_CPU_ALGO=-depthwise_both.
-constexpr const char *kDepthwiseBothName = "depthwise_both";
-
-// One of the GEMM algorithms (not none, not the reference, not zeros).
-inline bool is_gemm(Algorithm a) {
-  return a != Algorithm::kNone && a != Algorithm::kReference && a != Algorithm::kZeros;
-}
+// One of the table's algorithms (not none, not the reference, not zeros).
+inline bool is_gemm(Algorithm a) { return algorithm_entry(a) != nullptr; }
 
 // What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
 struct PlanContext {
@@ -52,8 +34,14 @@ PlanContext current_plan_context();
 
 struct OutputPlan {
   Algorithm algorithm = Algorithm::kNone;
-  std::vector<std::string> refusals;  // "candidate: reason", in list order, for the candidates before the choice
-  GemmBlocking blocking;
+  std::vector<std::string> refusals;  // "candidate: reason", in table order, for the candidates before the choice
+  AlgorithmConfig config;             // the chosen algorithm's own (monostate for the others)
+
+  // The chosen algorithm's configuration, of its type (algorithms.hpp).
+  template <typename Config>
+  const Config &blocking() const {
+    return std::get<Config>(config);
+  }
 };
 
 struct Plan {

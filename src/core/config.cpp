@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace aclnn_cpu {
 namespace {
@@ -43,18 +44,24 @@ const char *env(const char *name) {
   return (v != nullptr && v[0] != '\0') ? v : nullptr;
 }
 
-// The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference, and
-// the fused depthwise pass (tests/unit/plan_test.cpp checks that the lists agree).
-constexpr const char *kSkippableAlgorithms =
-    "direct_data, depthwise_weight, gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight_shifted, "
-    "gemm_weight, depthwise_both";
+// The names ACLNN_CPU_ALGO=-name may skip, as the operator registers them (conv_bwd/algorithms.cpp) while the
+// library loads. Never destroyed: settings may be read while static destructors run.
+std::vector<std::string> &skippable_algorithms() {
+  static std::vector<std::string> *names = new std::vector<std::string>;
+  return *names;
+}
 
 bool is_skippable_algorithm(const std::string &name) {
-  for (const char *known : {"direct_data", "depthwise_weight", "gemm_backward_data", "gemm_flipped_forward",
-                            "gemm_forward", "gemm_weight_shifted", "gemm_weight", "depthwise_both"}) {
+  for (const std::string &known : skippable_algorithms()) {
     if (name == known) return true;
   }
   return false;
+}
+
+std::string skippable_algorithms_text() {
+  std::string text;
+  for (const std::string &known : skippable_algorithms()) text += (text.empty() ? "" : ", ") + known;
+  return text;
 }
 
 // One parser per variable: each reads a set, non-empty value into *s, or explains in *error why it is invalid.
@@ -120,7 +127,7 @@ bool parse_skipped_algorithms(const std::string &a, Settings *s, std::string *er
     const std::string name = end > at + 1 && a[at] == '-' ? a.substr(at + 1, end - at - 1) : "";
     if (!is_skippable_algorithm(name)) {
       *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid: \"" + a.substr(at, end - at) +
-               "\" is not -name with name one of " + kSkippableAlgorithms;
+               "\" is not -name with name one of " + skippable_algorithms_text();
       return false;
     }
     list += name + ",";
@@ -333,5 +340,9 @@ void set_thread_product(const Product *product) {
 void set_thread_num_threads(int num_threads) { t_override.num_threads = num_threads; }
 
 int thread_num_threads() { return t_override.num_threads; }
+
+void register_skippable_algorithms(const char *const *names, size_t count) {
+  skippable_algorithms().assign(names, names + count);
+}
 
 }  // namespace aclnn_cpu
