@@ -111,6 +111,8 @@ int ConvBackwardOperation::check_memory(const char *api) const {
   return ACLNN_SUCCESS;
 }
 
+std::string ConvBackwardOperation::describe() const { return conv_bwd::describe_dispatch(problem_, plan_); }
+
 std::string ConvBackwardOperation::workspace_basis() const {
   if (plan_.slot_bytes == 0) return "";
   return "; it holds a scratch slot for each of the " + std::to_string(plan_.slots) +

@@ -23,6 +23,7 @@ class ConvBackwardOperation : public Operation {
   uint64_t workspace_size() const override { return plan_.bytes; }
   // Why the validated call cannot be planned (conv_bwd::Plan::unplannable), or "".
   const std::string &unplannable() const { return plan_.unplannable; }
+  std::string describe() const override;
   int run(void *workspace, uint64_t workspace_size) override;
 
   // Inputs are numbered as in the API: 0 gradOutput, 1 input, 2 weight; outputs 0 gradInput, 1 gradWeight,

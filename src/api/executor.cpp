@@ -162,6 +162,14 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
   return ACLNN_SUCCESS;
 }
 
+int describe_executor(const char *api, const aclOpExecutor *executor, std::string *text) {
+  if (executor == nullptr) return param_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is nullptr");
+  std::lock_guard<std::mutex> lock(executor_mutex());
+  if (int st = check_optional_handle(api, "executor", HandleKind::kExecutor, executor)) return st;
+  *text = executor->operation->describe();
+  return ACLNN_SUCCESS;
+}
+
 int set_executor_repeatable(const char *api, aclOpExecutor *executor) {
   if (executor == nullptr) return inner_error(ACLNN_ERR_INNER_NULLPTR, api, "executor is nullptr");
   std::lock_guard<std::mutex> lock(executor_mutex());

@@ -158,13 +158,6 @@ void print_verbose(const Problem &p, const Plan &plan, const char *outcome, doub
                compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(), outcome, ms);
 }
 
-// "gradInput=[candidate: reason; ...]": why each algorithm listed before the chosen one refused the call.
-std::string refusals_text(const char *name, const OutputPlan &o) {
-  std::string text = std::string(name) + "=[";
-  for (size_t i = 0; i < o.refusals.size(); ++i) text += (i > 0 ? "; " : "") + o.refusals[i];
-  return text + "]";
-}
-
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {
   const Rounding rounding(p);
   // Operands of the outputs the plan gave to the reference, staged in the workspace.
@@ -234,10 +227,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
 }  // namespace
 
 void print_plan_verbose(const Problem &p, const Plan &plan) {
-  std::fprintf(stderr, "aclnn_cpu_verbose,plan,%s,compute=%s,threads=%d,%s,refused=%s %s\n", describe(p).c_str(),
-               compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(),
-               refusals_text("gradInput", plan.grad_input).c_str(),
-               refusals_text("gradWeight", plan.grad_weight).c_str());
+  std::fputs(describe_dispatch(p, plan).c_str(), stderr);
 }
 
 uint64_t workspace_size(const Problem &problem) { return make_plan(problem, current_plan_context()).bytes; }

@@ -102,6 +102,29 @@ std::string size_refusal(const Blocking &b) {
   return "";
 }
 
+// A call in which no (position, tap) pair reads x: every algorithm refuses, the output is zeros.
+OutputPlan zeros_plan(Output output) {
+  OutputPlan out;
+  out.algorithm = Algorithm::kZeros;
+  for (const AlgorithmEntry *e = algorithms_begin(); e != algorithms_end(); ++e) {
+    if (e->output == output) out.refusals.push_back(std::string(e->name) + ": no (position, tap) pair reads x");
+  }
+  return out;
+}
+
+// Why the two direct outputs are not computed in one pass, or "".
+std::string fused_refusal(const Canonical &c, const PlanContext &ctx) {
+  if (ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") != std::string::npos) {
+    return "disabled by ACLNN_CPU_ALGO";
+  }
+  std::string why = depthwise_fused_refusal(c);
+  if (why.empty() && depthwise_fused_floats(c) > kMaxSlotFloats) {
+    why = "needs " + std::to_string(depthwise_fused_floats(c) * 4) + " bytes of scratch per thread, above " +
+          std::to_string(kMaxSlotBytes);
+  }
+  return why;
+}
+
 // The first of the output's algorithms in table order that accepts, else the reference.
 OutputPlan choose(Output output, const Canonical &c, const GemmKernels &uk, const PlanContext &ctx,
                   const TensorFacts &facts) {
@@ -151,6 +174,7 @@ PlanContext current_plan_context() {
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
   plan.threads = ctx.threads;
+  plan.isa = ctx.isa;
   plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
@@ -163,9 +187,8 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {
-    const OutputPlan zeros{Algorithm::kZeros, {}, {}};
-    if (p.mask[0]) plan.grad_input = zeros;
-    if (p.mask[1]) plan.grad_weight = zeros;
+    if (p.mask[0]) plan.grad_input = zeros_plan(Output::kGradInput);
+    if (p.mask[1]) plan.grad_weight = zeros_plan(Output::kGradWeight);
   } else if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
@@ -176,10 +199,10 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     plan.grad_weight = canonical ? choose(Output::kGradWeight, c, kernels, ctx, facts)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
-  plan.depthwise_fused = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
-                         plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
-                         ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
-                         depthwise_fused_refusal(c).empty() && depthwise_fused_floats(c) <= kMaxSlotFloats;
+  plan.fusable = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
+                 plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight;
+  if (plan.fusable) plan.fused_refusal = fused_refusal(c, ctx);
+  plan.depthwise_fused = plan.fusable && plan.fused_refusal.empty();
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
@@ -219,6 +242,42 @@ std::string describe_plan(const Plan &plan) {
   return one("gradInput", plan.grad_input) + " " + one("gradWeight", plan.grad_weight) +
          (plan.depthwise_fused ? std::string(" fused=") + kDepthwiseBothName : "") +
          " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
+}
+
+namespace {
+
+// The dispatch lines of one output: each algorithm tried before the chosen one with its refusal, then the chosen one
+// (entries after it were not tried).
+std::string dispatch_lines(const std::string &head, const char *output, const OutputPlan &o, const Plan &plan) {
+  std::string text;
+  for (const std::string &r : o.refusals) {
+    const size_t colon = r.find(": ");
+    text += head + output + "," + r.substr(0, colon) + ",refused: " + r.substr(colon + 2) + "\n";
+  }
+  text += head + output + "," + algorithm_name(o.algorithm) + ",chosen";
+  if (const AlgorithmEntry *e = algorithm_entry(o.algorithm)) {
+    text += "," + e->kernel(plan.kernels, o.config) + ",isa=" + isa_name(plan.isa);
+  }
+  return text + "\n";
+}
+
+}  // namespace
+
+std::string describe_dispatch(const Problem &p, const Plan &plan) {
+  const std::string head = "aclnn_cpu_verbose,dispatch," + describe(p) + ",";
+  std::string text;
+  if (p.mask[0]) text += dispatch_lines(head, "gradInput", plan.grad_input, plan);
+  if (p.mask[1]) text += dispatch_lines(head, "gradWeight", plan.grad_weight, plan);
+  if (plan.fusable) {
+    text += head + "gradInput+gradWeight," + kDepthwiseBothName +
+            (plan.depthwise_fused ? std::string(",chosen,") + plan.kernels.dw->name + ",isa=" + isa_name(plan.isa)
+                                  : ",refused: " + plan.fused_refusal) +
+            "\n";
+  }
+  if (p.mask[2]) {
+    text += head + "gradBias,grad_bias_sum,chosen,isa=" + isa_name(plan.kernels.dw->isa) + "\n";
+  }
+  return text;
 }
 
 }  // namespace conv_bwd

@@ -46,8 +46,12 @@ struct OutputPlan {
 
 struct Plan {
   OutputPlan grad_input, grad_weight;
-  // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight.
+  // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight, when both
+  // outputs are those two (fusable) and it does not refuse (fused_refusal "").
   bool depthwise_fused = false;
+  bool fusable = false;
+  std::string fused_refusal;
+  Isa isa = Isa::kScalar;  // the ISA of the plan's microkernels
   GemmKernels kernels{nullptr, nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
   int threads = 1;  // the thread count it is made for (PlanContext::threads), which the launch computes with
   int slots = 1;
@@ -87,6 +91,13 @@ Plan make_plan(const Problem &problem, const PlanContext &context);
 // slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel, one packing B from
 // stride-phase windows "+phases"; a fused depthwise pass adds "fused=depthwise_both").
 std::string describe_plan(const Plan &plan);
+
+// How the plan was chosen, oneDNN-dispatch style: per requested output one line per algorithm of the table it tried,
+// in table order, "aclnn_cpu_verbose,dispatch,<problem>,<output>,<algorithm>,refused: <reason>", then the chosen one,
+// "...,<output>,<algorithm>,chosen[,<kernel>],isa=<isa>" (the algorithms after it are not tried); the fused depthwise
+// pass when both outputs could take it; gradBias's sum. ACLNN_CPU_VERBOSE=2 prints it at GetWorkspaceSize;
+// aclnnCpuDescribeExecutor returns it.
+std::string describe_dispatch(const Problem &problem, const Plan &plan);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn_cpu/ext.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "api/conv_backward_operation.hpp"
 #include "api/executor.hpp"
@@ -443,24 +444,58 @@ TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
   EXPECT_EQ(out.ran.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out.ran;
 }
 
-// Level 2 also prints the plan GetWorkspaceSize made: the launch's exec line describes the same plan, and the
-// plan line adds why each algorithm before the chosen one refused.
-TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
+// Level 2 also prints how GetWorkspaceSize chose the plan: per output each algorithm tried, in the table's order,
+// refused with its reason, then the chosen one with its kernel — the plan the launch's exec line names.
+TEST_F(ConvEntry, VerboseLevelTwoPrintsTheDispatchOfEveryOutput) {
   const Printed out = run_small_call(stream_, 2);
-  const std::string &planned = out.planned;
-  const std::string &ran = out.ran;
-  const std::string plan_head = "aclnn_cpu_verbose,plan,";
   const std::string exec_head = "aclnn_cpu_verbose,exec,";
-  ASSERT_EQ(planned.rfind(plan_head, 0), 0u) << planned;
-  ASSERT_EQ(ran.rfind(exec_head, 0), 0u) << ran;
-  EXPECT_EQ(std::count(planned.begin(), planned.end(), '\n'), 1) << planned;
-  const size_t outcome = ran.find(",ok,time_ms=");
-  ASSERT_NE(outcome, std::string::npos) << ran;
-  const std::string described = ran.substr(exec_head.size(), outcome - exec_head.size());  // problem and plan
-  EXPECT_EQ(planned.compare(plan_head.size(), described.size(), described), 0) << planned << ran;
-  const std::string refused = ",refused=gradInput=[";
-  EXPECT_EQ(planned.compare(plan_head.size() + described.size(), refused.size(), refused), 0) << planned;
-  EXPECT_NE(planned.find("] gradWeight=["), std::string::npos) << planned;
+  ASSERT_EQ(out.ran.rfind(exec_head, 0), 0u) << out.ran;
+  const std::string problem = out.ran.substr(exec_head.size(), out.ran.find(",compute=") - exec_head.size());
+  const std::string head = "aclnn_cpu_verbose,dispatch," + problem + ",";
+  std::vector<std::string> lines;
+  for (size_t at = 0, end; (end = out.planned.find('\n', at)) != std::string::npos; at = end + 1) {
+    lines.push_back(out.planned.substr(at, end - at));
+  }
+  ASSERT_EQ(lines.size(), 4u) << out.planned;  // gradInput chosen first; gradWeight one refusal, then chosen; gradBias
+  for (const std::string &l : lines) EXPECT_EQ(l.rfind(head, 0), 0u) << l;
+  EXPECT_EQ(lines[1].substr(head.size()), "gradWeight,depthwise_weight,refused: not depthwise: 2 x channels per group "
+                                          "(needs 1)");
+  // The chosen lines name what the exec line runs ("gradInput=<algorithm>:<kernel>").
+  for (int i : {0, 2}) {
+    const std::string rest = lines[i].substr(head.size());  // <output>,<algorithm>,chosen,<kernel>,isa=<isa>
+    const size_t a = rest.find(','), b = rest.find(",chosen,"), k = rest.find(",isa=");
+    ASSERT_TRUE(a != std::string::npos && b != std::string::npos && k != std::string::npos) << rest;
+    const std::string named = rest.substr(0, a) + "=" + rest.substr(a + 1, b - a - 1) + ":" +
+                              rest.substr(b + 8, k - b - 8);
+    EXPECT_NE(out.ran.find(named), std::string::npos) << named << " in " << out.ran;
+  }
+  EXPECT_EQ(lines[3].substr(head.size(), 24), "gradBias,grad_bias_sum,c") << lines[3];
+}
+
+// aclnnCpuDescribeExecutor returns what level 2 prints, for a live executor only.
+TEST_F(ConvEntry, DescribeExecutorReturnsTheDispatchLines) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  std::string printed;
+  {
+    VerboseLevel verbose(2);
+    ::testing::internal::CaptureStderr();
+    ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+    printed = ::testing::internal::GetCapturedStderr();
+  }
+  size_t length = 0;
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, nullptr, 0, &length), ACLNN_SUCCESS);
+  EXPECT_EQ(length, printed.size());
+  std::vector<char> text(length + 1, 'x');
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, text.data(), text.size(), nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(std::string(text.data()), printed);
+  char shorter[8];
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, shorter, sizeof shorter, &length), ACLNN_SUCCESS);
+  EXPECT_EQ(std::string(shorter), printed.substr(0, 7));
+  EXPECT_EQ(aclnnCpuDescribeExecutor(nullptr, text.data(), text.size(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACL_SUCCESS);
+  EXPECT_EQ(aclnnCpuDescribeExecutor(executor, text.data(), text.size(), nullptr), ACLNN_ERR_PARAM_INVALID);
 }
 
 // The workspace holds one scratch slot per planned thread, so its size depends on the thread count at
