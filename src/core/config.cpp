@@ -45,22 +45,24 @@ const char *env(const char *name) {
 }
 
 // The names ACLNN_CPU_ALGO=-name may skip, as the operator registers them (conv_bwd/algorithms.cpp) while the
-// library loads. Never destroyed: settings may be read while static destructors run.
-std::vector<std::string> &skippable_algorithms() {
-  static std::vector<std::string> *names = new std::vector<std::string>;
-  return *names;
-}
+// library loads. Plain pointers to its static array, constant-initialised: nothing to allocate or destroy, so
+// settings may be read while static destructors run and a dlclose leaves nothing behind.
+struct SkippableNames {
+  const char *const *names = nullptr;
+  size_t count = 0;
+};
+SkippableNames g_skippable;
 
 bool is_skippable_algorithm(const std::string &name) {
-  for (const std::string &known : skippable_algorithms()) {
-    if (name == known) return true;
+  for (size_t i = 0; i < g_skippable.count; ++i) {
+    if (name == g_skippable.names[i]) return true;
   }
   return false;
 }
 
 std::string skippable_algorithms_text() {
   std::string text;
-  for (const std::string &known : skippable_algorithms()) text += (text.empty() ? "" : ", ") + known;
+  for (size_t i = 0; i < g_skippable.count; ++i) text += (text.empty() ? "" : ", ") + std::string(g_skippable.names[i]);
   return text;
 }
 
@@ -342,7 +344,7 @@ void set_thread_num_threads(int num_threads) { t_override.num_threads = num_thre
 int thread_num_threads() { return t_override.num_threads; }
 
 void register_skippable_algorithms(const char *const *names, size_t count) {
-  skippable_algorithms().assign(names, names + count);
+  g_skippable = SkippableNames{names, count};
 }
 
 }  // namespace aclnn_cpu
