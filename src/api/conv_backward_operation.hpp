@@ -61,7 +61,8 @@ class ConvBackwardOperation : public Operation {
   Lookup look_up() const;
 
   conv_bwd::Problem problem_;
-  conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
+  conv_bwd::Plan plan_;      // made at GetWorkspaceSize, and again for a changed tensor address
+  uint64_t reported_bytes_;  // the workspace GetWorkspaceSize reported (what the caller holds)
   // A fixed array: a vector's growth cost four allocations per call of the seed problem.
   std::array<Block, kMaxBlocks> blocks_{};
   size_t block_count_ = 0;

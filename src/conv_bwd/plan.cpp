@@ -173,6 +173,7 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
+  plan.context = ctx;
   plan.threads = ctx.threads;
   plan.isa = ctx.isa;
   plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
@@ -184,6 +185,11 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   bool beyond_reach = false;
   const bool canonical = make_canonical(p, &c, &why, &beyond_reach);
   if (beyond_reach) plan.unplannable = why;
+  if (canonical) {
+    plan.canonical = c;
+  } else {
+    plan.inconsistent = why;
+  }
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {

@@ -1,7 +1,7 @@
 // The plan of one call, built once in GetWorkspaceSize (a pure function of the problem and a PlanContext):
 // the algorithm of each output, the first of the table of algorithms (algorithms.hpp) that accepts, each before it
 // refusing with a reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
-// Execution follows the plan and never allocates (one exception: see execute.cpp, non-finite operands).
+// Execution follows the plan and allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/staging.hpp"
 #include "conv_bwd/algorithms.hpp"
+#include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 #include "conv_bwd/problem.hpp"
 #include "core/isa.hpp"
@@ -45,6 +46,11 @@ struct OutputPlan {
 };
 
 struct Plan {
+  // What the plan was made from and for: execution reads the problem's canonical form here and never re-derives
+  // it; a changed tensor address is planned again with the same context (api/conv_backward_operation.cpp).
+  PlanContext context;
+  Canonical canonical;       // valid unless the problem takes the empty path or `inconsistent` says why not
+  std::string inconsistent;  // why make_canonical refused a problem validation let through, or ""
   OutputPlan grad_input, grad_weight;
   // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight, when both
   // outputs are those two (fusable) and it does not refuse (fused_refusal "").

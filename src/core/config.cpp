@@ -20,9 +20,13 @@ struct SettingsStore {
   // value.num_threads for readers that take no lock (every parallel loop asks: five Settings copies per call of the
   // seed problem); kUnloaded until the first load.
   std::atomic<int> num_threads{kUnloaded};
+  std::atomic<int> verbose{0};  // value.verbose, likewise (read by every launch)
   static constexpr int kUnloaded = -1;
 
-  void publish_locked() { num_threads.store(value.num_threads, std::memory_order_release); }
+  void publish_locked() {
+    num_threads.store(value.num_threads, std::memory_order_release);
+    verbose.store(value.verbose, std::memory_order_release);
+  }
 };
 
 // The calling thread's overrides (set_thread_product, set_thread_num_threads).
@@ -322,6 +326,12 @@ int usable_cpus() {
 }
 
 }  // namespace
+
+int verbose_level() {
+  SettingsStore &s = store();
+  if (s.num_threads.load(std::memory_order_acquire) == SettingsStore::kUnloaded) return settings().verbose;
+  return s.verbose.load(std::memory_order_acquire);
+}
 
 int effective_num_threads() {
   int n = t_override.num_threads;

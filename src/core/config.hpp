@@ -57,6 +57,9 @@ void register_skippable_algorithms(const char *const *names, size_t count);
 // Threads to use for one call: the setting, or when it is 0 the CPUs this process may use (read at first use).
 int effective_num_threads();
 
+// ACLNN_CPU_VERBOSE's level, without copying the settings (a launch reads it and allocates nothing).
+int verbose_level();
+
 // The calling thread's own product and thread count (ext.h's aclnnCpuSetThread*): while set, settings() and
 // effective_num_threads() on this thread report them instead of the process-wide values. nullptr and
 // kNoThreadOverride remove them.
