@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "aclnn_cpu/ext.h"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/descriptor.hpp"
 #include "core/config.hpp"
 #include "harness/conv_call.hpp"
@@ -107,8 +108,15 @@ int run_case(const std::string &dir, const std::string &id, const ConvDesc &d, a
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 2 && std::string(argv[1]) == "--algorithm-sweeps") {
+    // One ACLNN_CPU_ALGO value per algorithm of the table, under which it is its output's first choice.
+    for (const auto *e = aclnn_cpu::conv_bwd::algorithms_begin(); e != aclnn_cpu::conv_bwd::algorithms_end(); ++e) {
+      std::cout << e->name << ' ' << aclnn_cpu::conv_bwd::setting_with_first(*e) << '\n';
+    }
+    return 0;
+  }
   if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " <dir with cases.txt and input files>\n";
+    std::cerr << "usage: " << argv[0] << " <dir with cases.txt and input files> | --algorithm-sweeps\n";
     return 2;
   }
   const std::string dir = argv[1];

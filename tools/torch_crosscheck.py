@@ -13,6 +13,7 @@ original gradOutput and rounded to its dtype; cast to the output dtype); the all
 step per stage plus 1e-10 of the sum of |terms| (other summation orders). Needs Debian's python3-torch.
 
 usage: /usr/bin/python3 tools/torch_crosscheck.py --runner build/tools/crosscheck_runner [--count 300] [--seed 1]
+       [--sweep]   (once per algorithm of the library's table, each as its output's first choice)
 """
 import argparse
 import os
@@ -244,6 +245,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", help="keep the case files in this directory")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--sweep", action="store_true",
+                    help="run the cases once per algorithm of the library's table, each as its output's first choice")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -263,7 +266,30 @@ def main():
             cases.write("c%d %s\n" % (i, descriptor(cfg)))
             configs.append(cfg)
             inputs.append(data)
-    subprocess.run([args.runner, work], check=True)
+    runs = [("default", None)]
+    if args.sweep:
+        listed = subprocess.run([args.runner, "--algorithm-sweeps"], check=True, capture_output=True, text=True)
+        runs = [tuple(line.split(" ", 1)) for line in listed.stdout.splitlines() if line]
+    failures, worst = 0, 0.0
+    for name, setting in runs:
+        env = dict(os.environ)
+        if setting is not None:
+            env["ACLNN_CPU_ALGO"] = setting
+        subprocess.run([args.runner, work], check=True, env=env)
+        f, w = check_results(work, configs, inputs, args.verbose, name)
+        failures, worst = failures + f, max(worst, w)
+    print("torch_crosscheck: %d configurations%s, %d failed; largest |difference| / tolerance = %.3g (torch %s)" % (
+        len(configs), " x %d algorithm settings" % len(runs) if args.sweep else "", failures, worst,
+        torch.__version__))
+    if not args.keep:
+        for name in os.listdir(work):
+            os.remove(os.path.join(work, name))
+        os.rmdir(work)
+    return 1 if failures else 0
+
+
+def check_results(work, configs, inputs, verbose, run_name):
+    """Compares one run's results.txt and outputs with PyTorch; returns (failures, worst difference / tolerance)."""
     status = {}
     with open(os.path.join(work, "results.txt")) as f:
         for line in f:
@@ -275,7 +301,7 @@ def main():
         code, message = status.get(cid, (-1, "no result"))
         if code != 0:
             failures += 1
-            print("FAIL %s status %d (%s): %s" % (cid, code, message, descriptor(cfg)))
+            print("FAIL [%s] %s status %d (%s): %s" % (run_name, cid, code, message, descriptor(cfg)))
             continue
         exp = expected(cfg, data)
         shp = shapes(cfg)
@@ -292,19 +318,13 @@ def main():
             if bool(bad.any()):
                 failures += 1
                 idx = int(torch.nonzero(bad.flatten())[0])
-                print("FAIL %s %s element %d: got %r expected %r (tolerance %r): %s" % (
-                    cid, SLOTS[slot], idx, float(got.flatten()[idx]), float(want.flatten()[idx]),
+                print("FAIL [%s] %s %s element %d: got %r expected %r (tolerance %r): %s" % (
+                    run_name, cid, SLOTS[slot], idx, float(got.flatten()[idx]), float(want.flatten()[idx]),
                     float(tol.flatten()[idx]), descriptor(cfg)))
                 break
-        if args.verbose:
-            print("ok   %s %s" % (cid, descriptor(cfg)))
-    print("torch_crosscheck: %d configurations, %d failed; largest |difference| / tolerance = %.3g (torch %s)" % (
-        len(configs), failures, worst, torch.__version__))
-    if not args.keep:
-        for name in os.listdir(work):
-            os.remove(os.path.join(work, name))
-        os.rmdir(work)
-    return 1 if failures else 0
+        if verbose:
+            print("ok   [%s] %s %s" % (run_name, cid, descriptor(cfg)))
+    return failures, worst
 
 
 if __name__ == "__main__":

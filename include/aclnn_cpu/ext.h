@@ -1,13 +1,16 @@
 /*
- * aclnn-cpu extensions: settings a program (or a test) may change at run time. Each one can also be set by an
- * environment variable read at aclInit: ACLNN_CPU_SOC, ACLNN_CPU_NUM_THREADS, ACLNN_CPU_STRICT.
+ * aclnn-cpu extensions: settings a program (or a test) may change at run time (each one can also be set by an
+ * environment variable read at aclInit: ACLNN_CPU_SOC, ACLNN_CPU_NUM_THREADS, ACLNN_CPU_STRICT), and queries of
+ * what the library does.
  */
 #ifndef ACLNN_CPU_EXT_H_
 #define ACLNN_CPU_EXT_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "acl/acl_base.h"
+#include "aclnn/acl_meta.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +44,14 @@ ACL_FUNC_VISIBILITY bool aclnnCpuGetStrict(void);
  * ..." (aclnn objects, data buffers, streams, events, contexts, memory blocks, device bytes, aclInit and device
  * references), or "nothing". The text stays valid until this thread's next call of the function. */
 ACL_FUNC_VISIBILITY const char *aclnnCpuGetLiveObjects(void);
+
+/* How an executor made by a first phase (aclnnConvolutionBackwardGetWorkspaceSize) and not launched yet was planned:
+ * the lines ACLNN_CPU_VERBOSE=2 prints for it, '\n'-terminated — per requested output, each algorithm tried with
+ * its refusal, then the chosen one with its kernel and ISA. Writes at most `capacity` bytes to `text` (always
+ * NUL-terminated when capacity > 0; cut when short) and the whole length, without the NUL, to *length (if not
+ * NULL). Returns 161001 for a NULL executor and 161002 for one that is not live (as aclnnStatus values). */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnCpuDescribeExecutor(const aclOpExecutor *executor, char *text, size_t capacity,
+                                                         size_t *length);
 
 /* Library version as "MAJOR.MINOR.PATCH". */
 ACL_FUNC_VISIBILITY const char *aclnnCpuGetVersion(void);

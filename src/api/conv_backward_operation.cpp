@@ -57,7 +57,9 @@ int check_new_addr(const char *api, const char *name, const conv_bwd::TensorArg 
 }  // namespace
 
 ConvBackwardOperation::ConvBackwardOperation(conv_bwd::Problem problem)
-    : problem_(std::move(problem)), plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())) {
+    : problem_(std::move(problem)),
+      plan_(conv_bwd::make_plan(problem_, conv_bwd::current_plan_context())),
+      reported_bytes_(plan_.bytes) {
   record_blocks();
   if (settings().verbose >= 2) conv_bwd::print_plan_verbose(problem_, plan_);
 }
@@ -111,6 +113,8 @@ int ConvBackwardOperation::check_memory(const char *api) const {
   return ACLNN_SUCCESS;
 }
 
+std::string ConvBackwardOperation::describe() const { return conv_bwd::describe_dispatch(problem_, plan_); }
+
 std::string ConvBackwardOperation::workspace_basis() const {
   if (plan_.slot_bytes == 0) return "";
   return "; it holds a scratch slot for each of the " + std::to_string(plan_.slots) +
@@ -143,6 +147,18 @@ int ConvBackwardOperation::with_tensor_addr(const char *api, bool is_output, siz
   }
   if (int st = check_new_addr(api, name, t, addr)) return st;
   t.data = addr;
+  // The plan is the single truth execution trusts: planned again for the new address, with the context of the first
+  // (an output that now shares memory with an operand, or a misaligned tensor, takes the reference, which stages the
+  // operands in the workspace first). The caller's workspace has the size the first GetWorkspaceSize reported.
+  copy->plan_ = conv_bwd::make_plan(p, plan_.context);
+  if (copy->plan_.bytes > reported_bytes_) {
+    return param_error(ACLNN_ERR_PARAM_INVALID, api,
+                       std::string("with ") + name + " at addr " + pointer_text(addr) + " the call needs " +
+                           std::to_string(copy->plan_.bytes) + " bytes of workspace (" +
+                           conv_bwd::describe_plan(copy->plan_) + "), more than the " +
+                           std::to_string(reported_bytes_) +
+                           " aclnnConvolutionBackwardGetWorkspaceSize reported; call it again with this address");
+  }
   copy->record_blocks();
   *out = std::move(copy);
   return ACLNN_SUCCESS;

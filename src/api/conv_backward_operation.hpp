@@ -23,6 +23,7 @@ class ConvBackwardOperation : public Operation {
   uint64_t workspace_size() const override { return plan_.bytes; }
   // Why the validated call cannot be planned (conv_bwd::Plan::unplannable), or "".
   const std::string &unplannable() const { return plan_.unplannable; }
+  std::string describe() const override;
   int run(void *workspace, uint64_t workspace_size) override;
 
   // Inputs are numbered as in the API: 0 gradOutput, 1 input, 2 weight; outputs 0 gradInput, 1 gradWeight,
@@ -60,7 +61,8 @@ class ConvBackwardOperation : public Operation {
   Lookup look_up() const;
 
   conv_bwd::Problem problem_;
-  conv_bwd::Plan plan_;  // made once, at GetWorkspaceSize
+  conv_bwd::Plan plan_;      // made at GetWorkspaceSize, and again for a changed tensor address
+  uint64_t reported_bytes_;  // the workspace GetWorkspaceSize reported (what the caller holds)
   // A fixed array: a vector's growth cost four allocations per call of the seed problem.
   std::array<Block, kMaxBlocks> blocks_{};
   size_t block_count_ = 0;

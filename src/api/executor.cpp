@@ -50,7 +50,7 @@ int claim_executor(const char *api, aclOpExecutor *executor, Claim *claim) {
 
 // Work runs only after aclInit with a device set. Checked before the workspace: without them aclrtMalloc fails
 // too, and the missing workspace would be reported instead of its cause.
-int check_runtime_ready(const char *api, const std::string &fate) {
+int check_runtime_ready(const char *api, const char *fate) {
   const aclError ready = runtime::require_device(api);
   if (ready == ACL_SUCCESS) return ACLNN_SUCCESS;
   const std::string why = ready == ACL_ERROR_UNINITIALIZE
@@ -65,7 +65,7 @@ int check_runtime_ready(const char *api, const std::string &fate) {
 
 // The work writes the workspace: as on the device, it must be memory the runtime handed out and still owns,
 // with room for `needed` bytes.
-int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const std::string &fate) {
+int check_workspace_block(const char *api, const void *workspace, uint64_t needed, const char *fate) {
   runtime::Allocation block;
   if (!runtime::find_allocation(workspace, &block)) {
     return param_error(ACLNN_ERR_PARAM_INVALID, api,
@@ -86,7 +86,8 @@ int check_workspace_block(const char *api, const void *workspace, uint64_t neede
 
 int check_workspace(const char *api, void *workspace, uint64_t workspace_size, const Operation &operation,
                     uint64_t needed, bool consumed) {
-  const std::string fate = consumed ? kConsumed : "";
+  // (No string is made on the way that passes: a launch allocates nothing.)
+  const char *fate = consumed ? kConsumed : "";
   if (workspace_size > 0 && workspace == nullptr) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, api,
                        "workspace is nullptr but workspaceSize is " + std::to_string(workspace_size) + fate);
@@ -159,6 +160,14 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
                        "cannot queue the work on stream " + pointer_text(stream) + " (aclError " +
                            std::to_string(queued) + (why != nullptr ? std::string(": ") + why : std::string()) + ")");
   }
+  return ACLNN_SUCCESS;
+}
+
+int describe_executor(const char *api, const aclOpExecutor *executor, std::string *text) {
+  if (executor == nullptr) return param_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is nullptr");
+  std::lock_guard<std::mutex> lock(executor_mutex());
+  if (int st = check_optional_handle(api, "executor", HandleKind::kExecutor, executor)) return st;
+  *text = executor->operation->describe();
   return ACLNN_SUCCESS;
 }
 

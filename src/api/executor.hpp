@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "acl/acl_base.h"
 #include "api/objects.hpp"
@@ -32,6 +33,9 @@ aclOpExecutor *create_executor(std::shared_ptr<Operation> operation);
 // Operation, so destroying the executor before the stream runs is safe.
 int launch_executor(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                     aclrtStream stream);
+
+// aclnnCpuDescribeExecutor: the executor's Operation::describe() into *text. NULL → 161001; not live → 161002.
+int describe_executor(const char *api, const aclOpExecutor *executor, std::string *text);
 
 // aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor. NULL → 561103 (CANN's code for these two);
 // not live → 161002.

@@ -1,9 +1,12 @@
 // aclnn_cpu/ext.h: run-time access to the settings of core/config.hpp (process-wide and per thread).
 #include "aclnn_cpu/ext.h"
 
+#include <algorithm>
 #include <string>
 
+#include "aclnn/opdev/op_errno.h"
 #include "api/diagnostics.hpp"
+#include "api/executor.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 
@@ -131,5 +134,17 @@ const char *aclnnCpuGetLiveObjects(void) {
 }
 
 const char *aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
+
+aclnnStatus aclnnCpuDescribeExecutor(const aclOpExecutor *executor, char *text, size_t capacity, size_t *length) {
+  std::string description;
+  if (int st = aclnn_cpu::describe_executor("aclnnCpuDescribeExecutor", executor, &description)) return st;
+  if (length != nullptr) *length = description.size();
+  if (text != nullptr && capacity > 0) {
+    const size_t n = std::min(capacity - 1, description.size());
+    description.copy(text, n);
+    text[n] = '\0';
+  }
+  return ACLNN_SUCCESS;
+}
 
 }  // extern "C"

@@ -69,6 +69,8 @@ class Operation {
   virtual bool runs_on_caller() const { return false; }
   // What the workspace size depends on, for the message of a launch given a smaller one ("" when nothing to say).
   virtual std::string workspace_basis() const { return ""; }
+  // How the work was planned, for aclnnCpuDescribeExecutor ("" when there is nothing to say).
+  virtual std::string describe() const { return ""; }
 };
 
 }  // namespace aclnn_cpu

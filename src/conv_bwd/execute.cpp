@@ -5,9 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <new>
 #include <string>
-#include <vector>
 
 #include "aclnn/opdev/op_errno.h"
 #include "conv_bwd/algo/depthwise.hpp"
@@ -57,12 +55,11 @@ int run_empty_path(const Problem &p) {
   return ACLNN_SUCCESS;
 }
 
-// The operands the reference reads, as staged fp32 copies: in the workspace when the plan chose the reference,
-// on the heap when a planned GEMM path had to give way at run time (Inf/NaN met the implicit padding, or the
-// output addresses set after planning alias an operand). That fallback is the one place execution allocates.
+// The operands the reference reads: the staged fp32 copies in the workspace when the plan chose the reference, else
+// (a planned fast algorithm gave way at run time: Inf/NaN met its implicit zeros) nullptr, the reference then reading
+// the views themselves (RefOperand): execution allocates nothing.
 struct Staged {
   const float *grad_output = nullptr, *input = nullptr, *weight = nullptr;
-  std::vector<float> heap[3];
 };
 
 // The operands the reference reads, cut to the reach: gradOutput, input and weight in their canonical roles.
@@ -70,18 +67,6 @@ struct OperandViews {
   const View5 *views[3];
   explicit OperandViews(const Canonical &c) : views{c.transposed ? &c.x : &c.y, c.transposed ? &c.y : &c.x, &c.w} {}
 };
-
-void stage_on_heap(const Canonical &c, const Rounding &rounding, bool for_input, bool for_weight, Staged *s) {
-  const OperandViews operands(c);
-  const bool need[3] = {for_input || for_weight, for_weight, for_input};
-  const float **dst[3] = {&s->grad_output, &s->input, &s->weight};
-  for (int i = 0; i < 3; ++i) {
-    if (!need[i] || *dst[i] != nullptr) continue;
-    s->heap[i].resize(static_cast<size_t>(operands.views[i]->numel()));
-    stage_operand(*operands.views[i], rounding, s->heap[i].data());
-    *dst[i] = s->heap[i].data();
-  }
-}
 
 void reference_input(const Canonical &c, const Rounding &rounding, const Staged &s) {
   grad_input(c, s.grad_output, s.weight, rounding, c.grad_input);
@@ -129,27 +114,11 @@ GemmScratch gemm_scratch(const Plan &plan, unsigned char *base) {
   return scratch;
 }
 
+// Runs one output by its planned algorithm (the table's); false when it must be recomputed by the reference.
 bool run_gemm(const Plan &plan, const OutputPlan &o, const Canonical &c, const Rounding &rounding,
               unsigned char *base) {
-  const GemmScratch scratch = gemm_scratch(plan, base);
-  switch (o.algorithm) {
-    case Algorithm::kDirectData:
-      return direct_data(c, *plan.kernels.dw, scratch, rounding, c.grad_input);
-    case Algorithm::kDepthwiseWeight:
-      return depthwise_weight(c, *plan.kernels.dw, scratch, rounding, c.grad_weight);
-    case Algorithm::kGemmBackwardData:
-      return gemm_backward_data(c, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmFlippedForward:
-      return gemm_forward(c, true, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmForward:
-      return gemm_forward(c, false, plan.kernels, o.blocking, scratch, rounding, c.grad_input);
-    case Algorithm::kGemmWeightShifted:
-      return gemm_weight_shifted(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
-    case Algorithm::kGemmWeight:
-      return gemm_weight(c, plan.kernels, o.blocking, scratch, rounding, c.grad_weight);
-    default:
-      return false;
-  }
+  const AlgorithmEntry *e = algorithm_entry(o.algorithm);
+  return e != nullptr && e->run(c, plan.kernels, o.config, gemm_scratch(plan, base), rounding);
 }
 
 // The format the cube reads the operands in (SPEC §3.5), e.g. "hf32-11" for FP32 with cubeMathType 1 on A2/A3.
@@ -174,13 +143,6 @@ void print_verbose(const Problem &p, const Plan &plan, const char *outcome, doub
                compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(), outcome, ms);
 }
 
-// "gradInput=[candidate: reason; ...]": why each algorithm listed before the chosen one refused the call.
-std::string refusals_text(const char *name, const OutputPlan &o) {
-  std::string text = std::string(name) + "=[";
-  for (size_t i = 0; i < o.refusals.size(); ++i) text += (i > 0 ? "; " : "") + o.refusals[i];
-  return text + "]";
-}
-
 int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned char *base, const char **outcome) {
   const Rounding rounding(p);
   // Operands of the outputs the plan gave to the reference, staged in the workspace.
@@ -197,15 +159,9 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
     *dst[i] = staged;
   }
 
+  // (Aliasing and alignment are the plan's: a changed address is planned again before any launch.)
   bool gemm_input = p.mask[0] && is_gemm(plan.grad_input.algorithm);
   bool gemm_weight_out = p.mask[1] && is_gemm(plan.grad_weight.algorithm);
-  // Addresses may have changed since the plan (aclSetInputTensorAddr/aclSetOutputTensorAddr): stage before
-  // writing anything.
-  if ((gemm_input || gemm_weight_out) && (outputs_alias_operands(p) || tensors_misaligned(p))) {
-    stage_on_heap(c, rounding, gemm_input, gemm_weight_out, &s);
-    gemm_input = gemm_weight_out = false;
-    *outcome = "fallback=aliasing-or-alignment";
-  }
   // gradBias reads the caller's gradOutput directly: sum it before any output is written, store it last, in
   // case an output shares memory with an operand (in-place callers). The fused depthwise pass (never planned for
   // them) sums each channel as it reads it.
@@ -219,26 +175,17 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
     input_done = fin.grad_input;
     weight_done = fin.grad_weight;
     gemm_input = gemm_weight_out = false;  // what it could not finish goes to the reference
-    if (!input_done || !weight_done) {
-      stage_on_heap(c, rounding, !input_done, !weight_done, &s);
-      *outcome = "fallback=non-finite";
-    }
+    if (!input_done || !weight_done) *outcome = "fallback=non-finite";
   }
   if (p.mask[0] && !input_done && c.any_term) {
     if (!gemm_input || !run_gemm(plan, plan.grad_input, c, rounding, base)) {
-      if (gemm_input) {
-        stage_on_heap(c, rounding, true, false, &s);
-        *outcome = "fallback=non-finite";
-      }
+      if (gemm_input) *outcome = "fallback=non-finite";
       reference_input(c, rounding, s);
     }
   }
   if (p.mask[1] && !weight_done && c.any_term) {
     if (!gemm_weight_out || !run_gemm(plan, plan.grad_weight, c, rounding, base)) {
-      if (gemm_weight_out) {
-        stage_on_heap(c, rounding, false, true, &s);
-        *outcome = "fallback=non-finite";
-      }
+      if (gemm_weight_out) *outcome = "fallback=non-finite";
       reference_weight(c, rounding, s);
     }
   }
@@ -250,10 +197,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
 }  // namespace
 
 void print_plan_verbose(const Problem &p, const Plan &plan) {
-  std::fprintf(stderr, "aclnn_cpu_verbose,plan,%s,compute=%s,threads=%d,%s,refused=%s %s\n", describe(p).c_str(),
-               compute_text(p).c_str(), plan.threads, describe_plan(plan).c_str(),
-               refusals_text("gradInput", plan.grad_input).c_str(),
-               refusals_text("gradWeight", plan.grad_weight).c_str());
+  std::fputs(describe_dispatch(p, plan).c_str(), stderr);
 }
 
 uint64_t workspace_size(const Problem &problem) { return make_plan(problem, current_plan_context()).bytes; }
@@ -264,9 +208,8 @@ int execute(const Problem &problem, void *workspace, uint64_t workspace_bytes) {
 
 int execute(const Problem &p, const Plan &plan, void *workspace, uint64_t workspace_bytes) {
   if (p.empty_path) return run_empty_path(p);
-  Canonical c;
-  std::string why;
-  if (!make_canonical(p, &c, &why)) return internal_failure(p, "inconsistent problem: " + why);
+  if (!plan.inconsistent.empty()) return internal_failure(p, "inconsistent problem: " + plan.inconsistent);
+  const Canonical &c = plan.canonical;
   if (plan.bytes > 0 && (workspace == nullptr || workspace_bytes < plan.bytes)) {
     return internal_failure(p, "workspace of " + std::to_string(workspace_bytes) + " bytes at " +
                                    (workspace ? "a buffer" : "NULL") + " is smaller than the " +
@@ -275,15 +218,10 @@ int execute(const Problem &p, const Plan &plan, void *workspace, uint64_t worksp
   if (reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
     return internal_failure(p, "the workspace is not aligned to " + std::to_string(alignof(float)) + " bytes");
   }
-  const bool verbose = settings().verbose > 0;
+  const bool verbose = verbose_level() > 0;
   const auto start = std::chrono::steady_clock::now();
   const char *outcome = "ok";
-  int status;
-  try {
-    status = compute(p, plan, c, static_cast<unsigned char *>(workspace), &outcome);
-  } catch (const std::bad_alloc &) {
-    return internal_failure(p, "out of host memory for the reference fallback's staged operands");
-  }
+  const int status = compute(p, plan, c, static_cast<unsigned char *>(workspace), &outcome);
   if (verbose) {
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
     print_verbose(p, plan, outcome, ms.count());

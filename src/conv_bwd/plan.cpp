@@ -69,90 +69,29 @@ bool outputs_alias_operands(const Problem &p) {
 
 namespace {
 
-// The shapes the direct (row kernel) algorithms take; "" for the others.
-std::string direct_refusal(Algorithm a, const Canonical &c) {
-  if (a != Algorithm::kDirectData && a != Algorithm::kDepthwiseWeight) return "";
-  const int64_t cx = c.cx_per_group, cy = c.cy_per_group;
-  const bool few = cx <= kMaxDirectChannels && cy <= kMaxDirectChannels;
-  if (a == Algorithm::kDirectData && cx > 1 && !(few && unit_stride(c))) {
-    return std::to_string(cx) + "x" + std::to_string(cy) + " channels per group: beyond depthwise, takes at most " +
-           std::to_string(kMaxDirectChannels) + " each, at stride 1";
-  }
-  const int64_t one_group = kMaxDirectChannelsOneGroup;
-  if (a == Algorithm::kDirectData && cx > 1 && (cx > one_group || cy > one_group) && c.groups < 2) {
-    return std::to_string(cx) + "x" + std::to_string(cy) + " channels in one group: above " +
-           std::to_string(one_group) + " each it takes two groups or more (a group is one item)";
-  }
-  if (a == Algorithm::kDepthwiseWeight && cx != 1) {
-    return "not depthwise: " + std::to_string(cx) + " x channels per group (needs 1)";
-  }
-  if (cx == 1 && cy > kMaxDwMultiplier) {
-    return std::to_string(cy) + " y channels per group, above " + std::to_string(kMaxDwMultiplier) + " (a GEMM's M)";
-  }
-  if (cy * c.kernel_numel() > kMaxDwTaps) {
-    return std::to_string(cy * c.kernel_numel()) + " (y channel, tap) terms, above " + std::to_string(kMaxDwTaps);
-  }
-  return "";
-}
-
-// One candidate of an output's list: accepts (returns "") or says why not.
-struct Candidate {
-  Algorithm algorithm;
-  GemmBlocking (*blocking)(const Canonical &, const GemmKernels &, int);
-  bool for_transposed;  // data-gradient candidates serve one kind of call only
-};
-
 // What every candidate's refusal asks of the call's tensors, computed once per plan.
 struct TensorFacts {
   bool aliased;     // an output shares memory with an operand
   bool misaligned;  // a tensor's data is not aligned to its element size
 };
 
-// The refusals that need no blocking (checked first: most calls are decided without computing one).
-std::string shape_refusal(const Candidate &cand, const Problem &p, const Canonical &c, const PlanContext &ctx,
+// The refusals that need no blocking (checked first: most calls are decided without computing one): the settings,
+// the algorithm's own, then what it asks of the call's tensors.
+std::string shape_refusal(const AlgorithmEntry &e, const Canonical &c, const PlanContext &ctx,
                           const TensorFacts &facts) {
   if (ctx.reference_only) return "ACLNN_CPU_ALGO=reference";
-  if (!ctx.disabled.empty() &&
-      ctx.disabled.find(std::string(",") + algorithm_name(cand.algorithm) + ",") != std::string::npos) {
+  if (!ctx.disabled.empty() && ctx.disabled.find(std::string(",") + e.name + ",") != std::string::npos) {
     return "disabled by ACLNN_CPU_ALGO";
   }
-  const bool weight = cand.algorithm == Algorithm::kGemmWeight || cand.algorithm == Algorithm::kGemmWeightShifted ||
-                      cand.algorithm == Algorithm::kDepthwiseWeight;
-  const std::string why_direct = direct_refusal(cand.algorithm, c);
-  if (!why_direct.empty()) return why_direct;
-  if (!weight && cand.for_transposed != p.transposed) {
-    return p.transposed ? "transposed call: gradInput is the forward relation"
-                        : "not transposed: gradInput is the backward-data relation";
-  }
-  // The reduced stride (canonical.hpp): a caller's stride along a dim with one output position is 1 here.
-  const bool unit = unit_stride(c);
-  auto stride = [&] {
-    return std::to_string(c.stride[0]) + "x" + std::to_string(c.stride[1]) + "x" + std::to_string(c.stride[2]);
-  };
-  if (cand.algorithm == Algorithm::kGemmFlippedForward && !unit) {
-    return "stride " + stride() + " is not 1 (the flipped forward relation would read inserted zeros)";
-  }
-  const bool phased =
-      !unit && (cand.algorithm == Algorithm::kGemmWeightShifted || cand.algorithm == Algorithm::kDepthwiseWeight ||
-                cand.algorithm == Algorithm::kDirectData);
-  if (phased) {
-    const ShiftedGeometry geo(c);
-    if (!geo.tabled) {
-      return "stride " + stride() + ": more than " + std::to_string(kMaxPhaseCoordinates) +
-             " stride phases along a dim hold taps";
-    }
-    if (cand.algorithm == Algorithm::kGemmWeightShifted && c.kernel_numel() < 2 * geo.phases) {
-      return "stride " + stride() + ": " + std::to_string(c.kernel_numel()) + " taps over " +
-             std::to_string(geo.phases) + " stride phases (fewer than 2 per phase: no x value to share)";
-    }
-  }
+  std::string why = e.refusal(c);
+  if (!why.empty()) return why;
   if (facts.aliased) return "an output shares memory with an operand (only the reference stages first)";
   if (facts.misaligned) return "a tensor's data is not aligned to its element size";
   return "";
 }
 
 // The refusals of a candidate's blocking: scratch beyond the limits.
-std::string size_refusal(const GemmBlocking &b) {
+std::string size_refusal(const Blocking &b) {
   const uint64_t bytes = static_cast<uint64_t>(b.slot_floats) * sizeof(float);
   if (b.slot_floats < 0 || bytes > kMaxSlotBytes) {
     return "needs " + std::to_string(bytes) + " bytes of scratch per thread, above " + std::to_string(kMaxSlotBytes);
@@ -164,54 +103,53 @@ std::string size_refusal(const GemmBlocking &b) {
   return "";
 }
 
-OutputPlan choose(std::initializer_list<Candidate> list, const Problem &p, const Canonical &c, const GemmKernels &uk,
-                  const PlanContext &ctx, const TensorFacts &facts) {
+// A call in which no (position, tap) pair reads x: every algorithm refuses, the output is zeros.
+OutputPlan zeros_plan(Output output) {
   OutputPlan out;
-  for (const Candidate &cand : list) {
-    std::string why = shape_refusal(cand, p, c, ctx, facts);
-    GemmBlocking b;
+  out.algorithm = Algorithm::kZeros;
+  for (const AlgorithmEntry *e = algorithms_begin(); e != algorithms_end(); ++e) {
+    if (e->output == output) out.refusals.push_back(std::string(e->name) + ": no (position, tap) pair reads x");
+  }
+  return out;
+}
+
+// Why the two direct outputs are not computed in one pass, or "".
+std::string fused_refusal(const Canonical &c, const PlanContext &ctx) {
+  if (ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") != std::string::npos) {
+    return "disabled by ACLNN_CPU_ALGO";
+  }
+  std::string why = depthwise_fused_refusal(c);
+  if (why.empty() && depthwise_fused_floats(c) > kMaxSlotFloats) {
+    why = "needs " + std::to_string(depthwise_fused_floats(c) * 4) + " bytes of scratch per thread, above " +
+          std::to_string(kMaxSlotBytes);
+  }
+  return why;
+}
+
+// The first of the output's algorithms in table order that accepts, else the reference.
+OutputPlan choose(Output output, const Canonical &c, const GemmKernels &uk, const PlanContext &ctx,
+                  const TensorFacts &facts) {
+  OutputPlan out;
+  for (const AlgorithmEntry *e = algorithms_begin(); e != algorithms_end(); ++e) {
+    if (e->output != output) continue;
+    std::string why = shape_refusal(*e, c, ctx, facts);
+    AlgorithmConfig config;
     if (why.empty()) {
-      b = cand.blocking(c, uk, ctx.threads);
-      why = size_refusal(b);
+      config = e->blocking(c, uk, ctx.threads);
+      why = size_refusal(*common_blocking(config));
     }
     if (why.empty()) {
-      out.algorithm = cand.algorithm;
-      out.blocking = b;
+      out.algorithm = e->id;
+      out.config = config;
       return out;
     }
-    out.refusals.push_back(std::string(algorithm_name(cand.algorithm)) + ": " + why);
+    out.refusals.push_back(std::string(e->name) + ": " + why);
   }
   out.algorithm = Algorithm::kReference;
   return out;
 }
 
 }  // namespace
-
-const char *algorithm_name(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::kNone:
-      return "none";
-    case Algorithm::kDirectData:
-      return "direct_data";
-    case Algorithm::kDepthwiseWeight:
-      return "depthwise_weight";
-    case Algorithm::kGemmFlippedForward:
-      return "gemm_flipped_forward";
-    case Algorithm::kGemmBackwardData:
-      return "gemm_backward_data";
-    case Algorithm::kGemmForward:
-      return "gemm_forward";
-    case Algorithm::kGemmWeightShifted:
-      return "gemm_weight_shifted";
-    case Algorithm::kGemmWeight:
-      return "gemm_weight";
-    case Algorithm::kReference:
-      return "reference";
-    case Algorithm::kZeros:
-      return "zeros";
-  }
-  return "none";
-}
 
 namespace {
 
@@ -236,7 +174,9 @@ PlanContext current_plan_context() {
 
 Plan make_plan(const Problem &p, const PlanContext &ctx) {
   Plan plan;
+  plan.context = ctx;
   plan.threads = ctx.threads;
+  plan.isa = ctx.isa;
   plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
@@ -246,41 +186,39 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   bool beyond_reach = false;
   const bool canonical = make_canonical(p, &c, &why, &beyond_reach);
   if (beyond_reach) plan.unplannable = why;
+  if (canonical) {
+    plan.canonical = c;
+  } else {
+    plan.inconsistent = why;
+  }
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {
-    const OutputPlan zeros{Algorithm::kZeros, {}, {}};
-    if (p.mask[0]) plan.grad_input = zeros;
-    if (p.mask[1]) plan.grad_weight = zeros;
+    if (p.mask[0]) plan.grad_input = zeros_plan(Output::kGradInput);
+    if (p.mask[1]) plan.grad_weight = zeros_plan(Output::kGradWeight);
   } else if (p.mask[0]) {
     // GEMM + col2im first: neither wins across the benchmark's stride-1 layers (docs/performance.md); the flipped
     // forward GEMM needs no x-plane accumulators, so it takes the planes too large for them.
-    plan.grad_input = canonical ? choose({{Algorithm::kDirectData, direct_data_blocking, false},
-                                          {Algorithm::kGemmBackwardData, gemm_backward_data_blocking, false},
-                                          {Algorithm::kGemmFlippedForward, gemm_flipped_forward_blocking, false},
-                                          {Algorithm::kGemmForward, gemm_forward_blocking, true}},
-                                         p, c, kernels, ctx, facts)
+    plan.grad_input = canonical ? choose(Output::kGradInput, c, kernels, ctx, facts)
                                 : OutputPlan{Algorithm::kReference, {}, {}};
   }
   if (p.mask[1] && plan.grad_weight.algorithm == Algorithm::kNone) {
-    plan.grad_weight = canonical ? choose({{Algorithm::kDepthwiseWeight, depthwise_weight_blocking, false},
-                                           {Algorithm::kGemmWeightShifted, gemm_weight_shifted_blocking, false},
-                                           {Algorithm::kGemmWeight, gemm_weight_blocking, false}},
-                                          p, c, kernels, ctx, facts)
+    plan.grad_weight = canonical ? choose(Output::kGradWeight, c, kernels, ctx, facts)
                                  : OutputPlan{Algorithm::kReference, {}, {}};
   }
-  plan.depthwise_fused = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
-                         plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight &&
-                         ctx.disabled.find(std::string(",") + kDepthwiseBothName + ",") == std::string::npos &&
-                         depthwise_fused_refusal(c).empty() && depthwise_fused_floats(c) <= kMaxSlotFloats;
+  plan.fusable = canonical && p.mask[0] && p.mask[1] && plan.grad_input.algorithm == Algorithm::kDirectData &&
+                 plan.grad_weight.algorithm == Algorithm::kDepthwiseWeight;
+  if (plan.fusable) plan.fused_refusal = fused_refusal(c, ctx);
+  plan.depthwise_fused = plan.fusable && plan.fused_refusal.empty();
   plan.staging = staging_layout(p, plan.grad_input.algorithm == Algorithm::kReference,
                                 plan.grad_weight.algorithm == Algorithm::kReference);
   int64_t slot_floats = 0, shared_floats = 0, items = 0;
   for (const OutputPlan *o : {&plan.grad_input, &plan.grad_weight}) {
-    if (!is_gemm(o->algorithm)) continue;
-    slot_floats = std::max(slot_floats, o->blocking.slot_floats);
-    shared_floats = std::max(shared_floats, o->blocking.shared_floats);
-    items = std::max(items, o->blocking.items);
+    const Blocking *b = common_blocking(o->config);
+    if (b == nullptr) continue;
+    slot_floats = std::max(slot_floats, b->slot_floats);
+    shared_floats = std::max(shared_floats, b->shared_floats);
+    items = std::max(items, b->items);
   }
   if (plan.depthwise_fused) slot_floats = std::max(slot_floats, depthwise_fused_floats(c));
   plan.bytes = plan.staging.bytes;
@@ -305,20 +243,48 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
 std::string describe_plan(const Plan &plan) {
   auto one = [&](const char *name, const OutputPlan &o) {
     std::string s = std::string(name) + "=" + algorithm_name(o.algorithm);
-    if (is_gemm(o.algorithm)) {
-      const bool dw = o.algorithm == Algorithm::kDirectData || o.algorithm == Algorithm::kDepthwiseWeight;
-      s += std::string(":") + (dw              ? plan.kernels.dw->name
-                               : o.blocking.ra ? plan.kernels.ra->name
-                               : o.blocking.nt ? plan.kernels.nt->name
-                                               : plan.kernels.nn->name);
-      if (o.blocking.shifted) s += "+shifted";
-      if (o.blocking.phase_window > 0) s += "+phases";
-    }
+    if (const AlgorithmEntry *e = algorithm_entry(o.algorithm)) s += ":" + e->kernel(plan.kernels, o.config);
     return s;
   };
   return one("gradInput", plan.grad_input) + " " + one("gradWeight", plan.grad_weight) +
          (plan.depthwise_fused ? std::string(" fused=") + kDepthwiseBothName : "") +
          " slots=" + std::to_string(plan.slots) + " workspace=" + std::to_string(plan.bytes);
+}
+
+namespace {
+
+// The dispatch lines of one output: each algorithm tried before the chosen one with its refusal, then the chosen one
+// (entries after it were not tried).
+std::string dispatch_lines(const std::string &head, const char *output, const OutputPlan &o, const Plan &plan) {
+  std::string text;
+  for (const std::string &r : o.refusals) {
+    const size_t colon = r.find(": ");
+    text += head + output + "," + r.substr(0, colon) + ",refused: " + r.substr(colon + 2) + "\n";
+  }
+  text += head + output + "," + algorithm_name(o.algorithm) + ",chosen";
+  if (const AlgorithmEntry *e = algorithm_entry(o.algorithm)) {
+    text += "," + e->kernel(plan.kernels, o.config) + ",isa=" + isa_name(plan.isa);
+  }
+  return text + "\n";
+}
+
+}  // namespace
+
+std::string describe_dispatch(const Problem &p, const Plan &plan) {
+  const std::string head = "aclnn_cpu_verbose,dispatch," + describe(p) + ",";
+  std::string text;
+  if (p.mask[0]) text += dispatch_lines(head, "gradInput", plan.grad_input, plan);
+  if (p.mask[1]) text += dispatch_lines(head, "gradWeight", plan.grad_weight, plan);
+  if (plan.fusable) {
+    text += head + "gradInput+gradWeight," + kDepthwiseBothName +
+            (plan.depthwise_fused ? std::string(",chosen,") + plan.kernels.dw->name + ",isa=" + isa_name(plan.isa)
+                                  : ",refused: " + plan.fused_refusal) +
+            "\n";
+  }
+  if (p.mask[2]) {
+    text += head + "gradBias,grad_bias_sum,chosen,isa=" + isa_name(plan.kernels.dw->isa) + "\n";
+  }
+  return text;
 }
 
 }  // namespace conv_bwd

@@ -1,7 +1,7 @@
 // The plan of one call, built once in GetWorkspaceSize (a pure function of the problem and a PlanContext):
-// the algorithm of each output, chosen from an ordered list where each candidate accepts or refuses with a
-// reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
-// Execution follows the plan and never allocates (one exception: see execute.cpp, non-finite operands).
+// the algorithm of each output, the first of the table of algorithms (algorithms.hpp) that accepts, each before it
+// refusing with a reason; the microkernel (ISA); the static partition (slots); and the exact workspace layout.
+// Execution follows the plan and allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/staging.hpp"
+#include "conv_bwd/algorithms.hpp"
+#include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 #include "conv_bwd/problem.hpp"
 #include "core/isa.hpp"
@@ -17,27 +19,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-enum class Algorithm {
-  kNone,
-  kDirectData,
-  kDepthwiseWeight,
-  kGemmFlippedForward,
-  kGemmBackwardData,
-  kGemmForward,
-  kGemmWeightShifted,
-  kGemmWeight,
-  kReference,
-  kZeros  // no (position, tap) pair of the call reads x: the output is all zeros
-};
-
-const char *algorithm_name(Algorithm algorithm);  // "gemm_flipped_forward", ..., "reference", "zeros", "none"
-// The fused depthwise pass (Plan::depthwise_fused), skipped by ACLNN_CPU_ALGO=-depthwise_both.
-constexpr const char *kDepthwiseBothName = "depthwise_both";
-
-// One of the GEMM algorithms (not none, not the reference, not zeros).
-inline bool is_gemm(Algorithm a) {
-  return a != Algorithm::kNone && a != Algorithm::kReference && a != Algorithm::kZeros;
-}
+// One of the table's algorithms (not none, not the reference, not zeros).
+inline bool is_gemm(Algorithm a) { return algorithm_entry(a) != nullptr; }
 
 // What the plan may use: the ISA (already capped by the CPU), threads, and whether only the reference may run.
 struct PlanContext {
@@ -52,14 +35,29 @@ PlanContext current_plan_context();
 
 struct OutputPlan {
   Algorithm algorithm = Algorithm::kNone;
-  std::vector<std::string> refusals;  // "candidate: reason", in list order, for the candidates before the choice
-  GemmBlocking blocking;
+  std::vector<std::string> refusals;  // "candidate: reason", in table order, for the candidates before the choice
+  AlgorithmConfig config;             // the chosen algorithm's own (monostate for the others)
+
+  // The chosen algorithm's configuration, of its type (algorithms.hpp).
+  template <typename Config>
+  const Config &blocking() const {
+    return std::get<Config>(config);
+  }
 };
 
 struct Plan {
+  // What the plan was made from and for: execution reads the problem's canonical form here and never re-derives
+  // it; a changed tensor address is planned again with the same context (api/conv_backward_operation.cpp).
+  PlanContext context;
+  Canonical canonical;       // valid unless the problem takes the empty path or `inconsistent` says why not
+  std::string inconsistent;  // why make_canonical refused a problem validation let through, or ""
   OutputPlan grad_input, grad_weight;
-  // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight.
+  // Both by depthwise_both in one pass (depthwise.hpp) instead of direct_data then depthwise_weight, when both
+  // outputs are those two (fusable) and it does not refuse (fused_refusal "").
   bool depthwise_fused = false;
+  bool fusable = false;
+  std::string fused_refusal;
+  Isa isa = Isa::kScalar;  // the ISA of the plan's microkernels
   GemmKernels kernels{nullptr, nullptr, nullptr, nullptr};  // the microkernels of the plan's ISA
   int threads = 1;  // the thread count it is made for (PlanContext::threads), which the launch computes with
   int slots = 1;
@@ -99,6 +97,13 @@ Plan make_plan(const Problem &problem, const PlanContext &context);
 // slots=2 workspace=…" (a forward GEMM in the shifted layout says "+shifted" after its kernel, one packing B from
 // stride-phase windows "+phases"; a fused depthwise pass adds "fused=depthwise_both").
 std::string describe_plan(const Plan &plan);
+
+// How the plan was chosen, oneDNN-dispatch style: per requested output one line per algorithm of the table it tried,
+// in table order, "aclnn_cpu_verbose,dispatch,<problem>,<output>,<algorithm>,refused: <reason>", then the chosen one,
+// "...,<output>,<algorithm>,chosen[,<kernel>],isa=<isa>" (the algorithms after it are not tried); the fused depthwise
+// pass when both outputs could take it; gradBias's sum. ACLNN_CPU_VERBOSE=2 prints it at GetWorkspaceSize;
+// aclnnCpuDescribeExecutor returns it.
+std::string describe_dispatch(const Problem &problem, const Plan &plan);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace aclnn_cpu {
 namespace {
@@ -19,9 +20,13 @@ struct SettingsStore {
   // value.num_threads for readers that take no lock (every parallel loop asks: five Settings copies per call of the
   // seed problem); kUnloaded until the first load.
   std::atomic<int> num_threads{kUnloaded};
+  std::atomic<int> verbose{0};  // value.verbose, likewise (read by every launch)
   static constexpr int kUnloaded = -1;
 
-  void publish_locked() { num_threads.store(value.num_threads, std::memory_order_release); }
+  void publish_locked() {
+    num_threads.store(value.num_threads, std::memory_order_release);
+    verbose.store(value.verbose, std::memory_order_release);
+  }
 };
 
 // The calling thread's overrides (set_thread_product, set_thread_num_threads).
@@ -43,18 +48,26 @@ const char *env(const char *name) {
   return (v != nullptr && v[0] != '\0') ? v : nullptr;
 }
 
-// The names ACLNN_CPU_ALGO=-name may skip: conv_bwd::algorithm_name() of every algorithm but the reference, and
-// the fused depthwise pass (tests/unit/plan_test.cpp checks that the lists agree).
-constexpr const char *kSkippableAlgorithms =
-    "direct_data, depthwise_weight, gemm_backward_data, gemm_flipped_forward, gemm_forward, gemm_weight_shifted, "
-    "gemm_weight, depthwise_both";
+// The names ACLNN_CPU_ALGO=-name may skip, as the operator registers them (conv_bwd/algorithms.cpp) while the
+// library loads. Plain pointers to its static array, constant-initialised: nothing to allocate or destroy, so
+// settings may be read while static destructors run and a dlclose leaves nothing behind.
+struct SkippableNames {
+  const char *const *names = nullptr;
+  size_t count = 0;
+};
+SkippableNames g_skippable;
 
 bool is_skippable_algorithm(const std::string &name) {
-  for (const char *known : {"direct_data", "depthwise_weight", "gemm_backward_data", "gemm_flipped_forward",
-                            "gemm_forward", "gemm_weight_shifted", "gemm_weight", "depthwise_both"}) {
-    if (name == known) return true;
+  for (size_t i = 0; i < g_skippable.count; ++i) {
+    if (name == g_skippable.names[i]) return true;
   }
   return false;
+}
+
+std::string skippable_algorithms_text() {
+  std::string text;
+  for (size_t i = 0; i < g_skippable.count; ++i) text += (text.empty() ? "" : ", ") + std::string(g_skippable.names[i]);
+  return text;
 }
 
 // One parser per variable: each reads a set, non-empty value into *s, or explains in *error why it is invalid.
@@ -120,7 +133,7 @@ bool parse_skipped_algorithms(const std::string &a, Settings *s, std::string *er
     const std::string name = end > at + 1 && a[at] == '-' ? a.substr(at + 1, end - at - 1) : "";
     if (!is_skippable_algorithm(name)) {
       *error = "ACLNN_CPU_ALGO = \"" + a + "\" is invalid: \"" + a.substr(at, end - at) +
-               "\" is not -name with name one of " + kSkippableAlgorithms;
+               "\" is not -name with name one of " + skippable_algorithms_text();
       return false;
     }
     list += name + ",";
@@ -314,6 +327,12 @@ int usable_cpus() {
 
 }  // namespace
 
+int verbose_level() {
+  SettingsStore &s = store();
+  if (s.num_threads.load(std::memory_order_acquire) == SettingsStore::kUnloaded) return settings().verbose;
+  return s.verbose.load(std::memory_order_acquire);
+}
+
 int effective_num_threads() {
   int n = t_override.num_threads;
   if (n == kNoThreadOverride) n = store().num_threads.load(std::memory_order_acquire);
@@ -333,5 +352,9 @@ void set_thread_product(const Product *product) {
 void set_thread_num_threads(int num_threads) { t_override.num_threads = num_threads; }
 
 int thread_num_threads() { return t_override.num_threads; }
+
+void register_skippable_algorithms(const char *const *names, size_t count) {
+  g_skippable = SkippableNames{names, count};
+}
 
 }  // namespace aclnn_cpu

@@ -2,6 +2,7 @@
 // Read from ACLNN_CPU_* environment variables at aclInit (or lazily on first use), changeable through ext.h.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -49,8 +50,15 @@ void set_mem_limit(uint64_t bytes);
 // Internal (tests): the ACLNN_CPU_VERBOSE level.
 void set_verbose(int level);
 
+// The names ACLNN_CPU_ALGO=-name may skip, in the order error messages list them: set by the operator layer, which
+// owns its algorithms (conv_bwd/algorithms.cpp), when the library loads; settings read later check against them.
+void register_skippable_algorithms(const char *const *names, size_t count);
+
 // Threads to use for one call: the setting, or when it is 0 the CPUs this process may use (read at first use).
 int effective_num_threads();
+
+// ACLNN_CPU_VERBOSE's level, without copying the settings (a launch reads it and allocates nothing).
+int verbose_level();
 
 // The calling thread's own product and thread count (ext.h's aclnnCpuSetThread*): while set, settings() and
 // effective_num_threads() on this thread report them instead of the process-wide values. nullptr and

@@ -11,7 +11,7 @@
 namespace aclnn_cpu {
 namespace runtime {
 
-aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_caller_when_idle) {
+aclError enqueue(aclrtStream stream, Work work, bool on_caller_when_idle) {
   static const char kApi[] = "launch on stream";
   return guarded(kApi, [&] { return push_work(kApi, stream, std::move(work), on_caller_when_idle); });
 }

@@ -3,10 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "acl/acl_base.h"
+#include "runtime/stream.hpp"
 
 namespace aclnn_cpu {
 namespace runtime {
@@ -22,7 +22,7 @@ namespace runtime {
 // returning instead (small work, for which the hand-off to the stream's thread costs more than the work). It is
 // still counted as the stream's work: later work and synchronize wait for it, its failure is reported by the
 // next synchronize, not by enqueue.
-aclError enqueue(aclrtStream stream, std::function<aclError()> work, bool on_caller_when_idle = false);
+aclError enqueue(aclrtStream stream, Work work, bool on_caller_when_idle = false);
 
 // A live aclrtMalloc/aclrtMallocHost allocation: its byte range [begin, end), the whole block this runtime
 // reserved, as CANN reserves device memory (the requested size rounded up to 32 bytes plus 32 bytes of padding;

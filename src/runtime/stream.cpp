@@ -69,13 +69,15 @@ Stream::~Stream() {
 }
 
 bool Stream::push(Work work) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
+  space_.wait(lock, [this] { return stopping_ || count_ < kCapacity; });
   if (stopping_) return false;
   if (!worker_.joinable()) {
     worker_ = std::thread([this] { run(); });  // may throw; nothing has been queued yet
     worker_id_ = worker_.get_id();
   }
-  queue_.push_back(std::move(work));
+  ring_[(head_ + count_) % kCapacity] = std::move(work);
+  ++count_;
   ++pushed_;
   pushed_seen_.store(pushed_, std::memory_order_release);
   work_ready_.notify_one();
@@ -93,7 +95,7 @@ bool Stream::run_here_if_idle(Work *work) {
   }
   std::string message;
   const aclError status = execute(*work, &message);
-  *work = nullptr;
+  work->reset();
   std::lock_guard<std::mutex> lock(mutex_);
   running_here_ = false;
   record_result(status, &message);
@@ -132,17 +134,19 @@ bool Stream::idle() {
 }
 
 void Stream::request_stop(bool discard) {
-  std::deque<Work> dropped;
+  std::vector<Work> dropped;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
     if (discard) {
-      dropped.swap(queue_);
+      dropped.reserve(count_);  // (shutting down, not launching: this may allocate)
+      for (; count_ > 0; --count_, head_ = (head_ + 1) % kCapacity) dropped.push_back(std::move(ring_[head_]));
       finished_ += dropped.size();
       finished_seen_.store(finished_, std::memory_order_release);
       work_done_.notify_all();
     }
     work_ready_.notify_all();
+    space_.notify_all();
   }
   // Destroyed outside the lock: a dropped event record completes its event from its destructor.
   dropped.clear();
@@ -169,20 +173,22 @@ void Stream::run() {
   current_worker = this;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    if (queue_.empty() && !stopping_) {
+    if (count_ == 0 && !stopping_) {
       const uint64_t seen = finished_;  // read under the lock: request_stop(true) advances it
       lock.unlock();
       poll_for(kWorkerPoll, [&] { return pushed_seen_.load(std::memory_order_acquire) > seen; });
       lock.lock();
     }
-    work_ready_.wait(lock, [this] { return (!queue_.empty() && !running_here_) || (stopping_ && queue_.empty()); });
-    if (queue_.empty()) break;  // stopping and drained
-    Work work = std::move(queue_.front());
-    queue_.pop_front();
+    work_ready_.wait(lock, [this] { return (count_ > 0 && !running_here_) || (stopping_ && count_ == 0); });
+    if (count_ == 0) break;  // stopping and drained
+    Work work = std::move(ring_[head_]);
+    head_ = (head_ + 1) % kCapacity;
+    --count_;
+    space_.notify_one();
     lock.unlock();
     std::string message;
     const aclError status = execute(work, &message);
-    work = nullptr;  // release what the work captured before anyone can observe it as finished
+    work.reset();  // release what the work captured before anyone can observe it as finished
     lock.lock();
     record_result(status, &message);
   }

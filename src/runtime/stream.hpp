@@ -4,28 +4,92 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "acl/acl_base.h"
 
 namespace aclnn_cpu {
 namespace runtime {
 
-using Work = std::function<aclError()>;
+// A piece of queued host work: a callable returning aclError, held inline — a launch queues its operation without
+// touching the heap. Everything the runtime queues captures a few pointers (an operation's shared pointer and its
+// arguments, an event and a sequence number); kCapacity bounds it at compile time.
+class Work {
+ public:
+  static constexpr size_t kCapacity = 48;
+
+  Work() = default;
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Work>>>
+  Work(F &&f) {  // NOLINT(google-explicit-constructor): work is passed as lambdas
+    using Fn = std::decay_t<F>;
+    static_assert(sizeof(Fn) <= kCapacity && alignof(Fn) <= alignof(std::max_align_t), "work must fit inline");
+    new (storage_) Fn(std::forward<F>(f));
+    ops_ = &kOps<Fn>;
+  }
+  Work(Work &&other) noexcept { take(other); }
+  Work &operator=(Work &&other) noexcept {
+    if (this != &other) {
+      reset();
+      take(other);
+    }
+    return *this;
+  }
+  Work(const Work &) = delete;
+  Work &operator=(const Work &) = delete;
+  ~Work() { reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+  aclError operator()() { return ops_->call(storage_); }
+  // Destroys the callable (and what it captured).
+  void reset() {
+    if (ops_ != nullptr) ops_->destroy(storage_);
+    ops_ = nullptr;
+  }
+
+ private:
+  struct Ops {
+    aclError (*call)(void *);
+    void (*move)(void *to, void *from);  // move-constructs at `to`, destroys `from`
+    void (*destroy)(void *);
+  };
+  template <typename Fn>
+  static constexpr Ops kOps = {[](void *f) -> aclError { return (*static_cast<Fn *>(f))(); },
+                               [](void *to, void *from) {
+                                 new (to) Fn(std::move(*static_cast<Fn *>(from)));
+                                 static_cast<Fn *>(from)->~Fn();
+                               },
+                               [](void *f) { static_cast<Fn *>(f)->~Fn(); }};
+
+  void take(Work &other) {
+    ops_ = other.ops_;
+    if (ops_ != nullptr) ops_->move(storage_, other.storage_);
+    other.ops_ = nullptr;
+  }
+
+  alignas(std::max_align_t) unsigned char storage_[kCapacity];
+  const Ops *ops_ = nullptr;
+};
 
 class Stream {
  public:
-  Stream() = default;
+  // The most pieces of work a stream holds at once (its ring, made with the stream); a push into a full stream waits
+  // until its worker has taken one.
+  static constexpr size_t kCapacity = 1024;
+
+  Stream() : ring_(kCapacity) {}
   Stream(const Stream &) = delete;
   Stream &operator=(const Stream &) = delete;
   ~Stream();  // drains and joins
 
-  // Appends `work`. Returns false (dropping it) once the stream is shutting down.
+  // Appends `work` (waiting while the stream is full). Returns false (dropping it) once the stream is shutting down.
   bool push(Work work);
 
   // When nothing is pending, runs `work` on the calling thread as the stream's next piece of work (work pushed
@@ -60,7 +124,9 @@ class Stream {
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
-  std::deque<Work> queue_;
+  std::condition_variable space_;  // a slot of the ring became free
+  std::vector<Work> ring_;         // queued work: count_ pieces from head_ on (mod kCapacity)
+  size_t head_ = 0, count_ = 0;
   uint64_t pushed_ = 0;
   uint64_t finished_ = 0;
   // Mirrors of pushed_ and finished_ (written under the lock) that the worker and wait() poll without it for a

@@ -14,6 +14,7 @@ namespace {
 using namespace conformance;
 using aclnn_cpu::Isa;
 using aclnn_cpu::conv_bwd::Algorithm;
+using aclnn_cpu::conv_bwd::common_blocking;
 using aclnn_cpu::conv_bwd::make_plan;
 using aclnn_cpu::conv_bwd::Plan;
 using aclnn_cpu::conv_bwd::PlanContext;
@@ -68,8 +69,8 @@ TEST(ConformancePlanDeterminism, AlgorithmChoiceDoesNotDependOnTheThreadCount) {
           << "isa " << static_cast<int>(isa) << " stride " << stride << ": 1 thread chose "
           << algorithm_name(one.grad_input.algorithm) << " ("
           << (one.grad_input.refusals.empty() ? "" : one.grad_input.refusals[0]) << "), 2 threads chose "
-          << algorithm_name(two.grad_input.algorithm) << " (channels per item "
-          << two.grad_input.blocking.channels_per_item << ", slot " << two.grad_input.blocking.slot_floats * 4
+          << algorithm_name(two.grad_input.algorithm) << " (slot "
+          << (common_blocking(two.grad_input.config) ? common_blocking(two.grad_input.config)->slot_floats * 4 : 0)
           << " bytes)";
     }
   }

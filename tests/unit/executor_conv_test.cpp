@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn_cpu/ext.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "api/conv_backward_operation.hpp"
 #include "api/executor.hpp"
@@ -53,34 +54,46 @@ class DeviceWorkspace {
   void *data_ = nullptr;
 };
 
-// A scaled-down SPEC §5.1 S0: FP32, all ones, 1x1 kernel over [1,2,2,2]. Expected: gradInput 2, gradWeight 4,
-// gradBias 4 everywhere.
+// A scaled-down SPEC §5.1 S0: FP32, all ones, 1x1 kernel over [1,c,side,side] (default c = side = 2). Expected:
+// gradInput c, gradWeight side², gradBias side² everywhere.
 struct SmallCase {
-  std::vector<float> dy = std::vector<float>(8, 1.0f);
-  std::vector<float> x = std::vector<float>(8, 1.0f);
-  std::vector<float> w = std::vector<float>(4, 1.0f);
-  std::vector<float> dx = std::vector<float>(8, -1.0f);
-  std::vector<float> dw = std::vector<float>(4, -1.0f);
-  std::vector<float> db = std::vector<float>(2, -1.0f);
+  explicit SmallCase(int64_t side = 2, int64_t c = 2)
+      : spatial(static_cast<size_t>(c * side * side)),
+        dy(spatial, 1.0f),
+        x(spatial, 1.0f),
+        w(static_cast<size_t>(c * c), 1.0f),
+        dx(spatial, -1.0f),
+        dw(w.size(), -1.0f),
+        db(static_cast<size_t>(c), -1.0f),
+        gradOutput(tensor({1, c, side, side}, ACL_FORMAT_NCHW, &dy)),
+        input(tensor({1, c, side, side}, ACL_FORMAT_NCHW, &x)),
+        weight(tensor({c, c, 1, 1}, ACL_FORMAT_NCHW, &w)),
+        biasSizes(ints({c})),
+        gradInput(tensor({1, c, side, side}, ACL_FORMAT_NCHW, &dx)),
+        gradWeight(tensor({c, c, 1, 1}, ACL_FORMAT_NCHW, &dw)),
+        gradBias(tensor({c}, ACL_FORMAT_ND, &db)) {
+    const bool mask[] = {true, true, true};
+    outputMask = aclCreateBoolArray(mask, 3);
+  }
+  ~SmallCase() { destroy_all(); }
 
-  aclTensor *gradOutput = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &dy);
-  aclTensor *input = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &x);
-  aclTensor *weight = tensor({2, 2, 1, 1}, ACL_FORMAT_NCHW, &w);
-  aclIntArray *biasSizes = ints({2});
+  void only_grad_input() {
+    EXPECT_EQ(aclDestroyBoolArray(outputMask), ACLNN_SUCCESS);
+    const bool mask[] = {true, false, false};
+    outputMask = aclCreateBoolArray(mask, 3);
+  }
+
+  size_t spatial;  // elements of gradOutput, input and gradInput
+  std::vector<float> dy, x, w, dx, dw, db;
+
+  aclTensor *gradOutput, *input, *weight;
+  aclIntArray *biasSizes;
   aclIntArray *stride = ints({1, 1});
   aclIntArray *padding = ints({0, 0});
   aclIntArray *dilation = ints({1, 1});
   aclIntArray *outputPadding = ints({0, 0});
   aclBoolArray *outputMask = nullptr;
-  aclTensor *gradInput = tensor({1, 2, 2, 2}, ACL_FORMAT_NCHW, &dx);
-  aclTensor *gradWeight = tensor({2, 2, 1, 1}, ACL_FORMAT_NCHW, &dw);
-  aclTensor *gradBias = tensor({2}, ACL_FORMAT_ND, &db);
-
-  SmallCase() {
-    const bool mask[] = {true, true, true};
-    outputMask = aclCreateBoolArray(mask, 3);
-  }
-  ~SmallCase() { destroy_all(); }
+  aclTensor *gradInput, *gradWeight, *gradBias;
 
   int get_workspace_size(uint64_t *size, aclOpExecutor **executor, int groups = 1) {
     return aclnnConvolutionBackwardGetWorkspaceSize(gradOutput, input, weight, biasSizes, stride, padding, dilation,
@@ -352,6 +365,65 @@ TEST_F(ConvEntry, GradBiasSumsGradOutputEvenWhenGradInputOverwritesIt) {
   EXPECT_EQ(c.dy, (std::vector<float>{10, 10, 10, 10, 20, 20, 20, 20}));
 }
 
+// A changed address is planned again (the plan is what execution trusts): gradInput moved onto gradOutput's buffer
+// makes the call in-place, which the reference computes from operands staged in the workspace. That needs more
+// workspace than the caller holds for the first plan, so the refresh is refused and the executor keeps its old
+// address; the other way round (planned in-place, moved apart) the new plan fits and computes the same numbers.
+TEST_F(ConvEntry, ARefreshedAddressIsPlannedAgainAndRefusedWhenItsWorkspaceOutgrowsTheReported) {
+  SmallCase apart(128, 64);
+  for (size_t i = 0; i < apart.spatial; ++i) apart.dy[i] = static_cast<float>((i * 37) % 23) * 0.25f - 2.5f;
+  for (size_t i = 0; i < apart.w.size(); ++i) apart.w[i] = static_cast<float>((i * 11) % 7) - 3.0f;
+  apart.only_grad_input();
+  uint64_t apart_size = 0;
+  aclOpExecutor *apart_exec = nullptr;
+  ASSERT_EQ(apart.get_workspace_size(&apart_size, &apart_exec), ACLNN_SUCCESS) << last_error();
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(apart_exec), ACLNN_SUCCESS);
+
+  SmallCase in_place(128, 64);
+  in_place.dy = apart.dy;
+  in_place.w = apart.w;
+  in_place.only_grad_input();
+  ASSERT_EQ(aclDestroyTensor(in_place.gradInput), ACLNN_SUCCESS);
+  in_place.gradInput = tensor({1, 64, 128, 128}, ACL_FORMAT_NCHW, &in_place.dy);
+  uint64_t in_place_size = 0;
+  aclOpExecutor *in_place_exec = nullptr;
+  ASSERT_EQ(in_place.get_workspace_size(&in_place_size, &in_place_exec), ACLNN_SUCCESS) << last_error();
+  ASSERT_GT(in_place_size, apart_size) << "the test needs an in-place plan that stages its operands";
+
+  const int64_t dims[] = {1, 64, 128, 128};
+  aclTensor *t = aclCreateTensor(dims, 4, ACL_FLOAT, nullptr, 0, ACL_FORMAT_NCHW, dims, 4, apart.dx.data());
+  EXPECT_EQ(aclSetOutputTensorAddr(apart_exec, 0, t, apart.dy.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(last_error().find("with gradInput at addr"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("bytes of workspace"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("more than the " + std::to_string(apart_size) +
+                              " aclnnConvolutionBackwardGetWorkspaceSize reported; call it again with this address"),
+            std::string::npos)
+      << last_error();
+
+  // Refused: the executor still writes gradInput where it was planned to, and leaves gradOutput alone.
+  const std::vector<float> dy_before = apart.dy;
+  DeviceWorkspace apart_ws(apart_size);
+  ASSERT_EQ(aclnnConvolutionBackward(apart_ws.get(), apart_size, apart_exec, stream_), ACLNN_SUCCESS) << last_error();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+  EXPECT_EQ(apart.dy, dy_before);
+  const std::vector<float> dx_apart = apart.dx;
+
+  // Planned in-place, moved apart: the new plan fits the reported workspace and computes what `apart` computed.
+  std::vector<float> dx(apart.spatial, -7.0f);
+  ASSERT_EQ(aclSetOutputTensorAddr(in_place_exec, 0, t, dx.data()), ACLNN_SUCCESS) << last_error();
+  DeviceWorkspace in_place_ws(in_place_size);
+  ASSERT_EQ(aclnnConvolutionBackward(in_place_ws.get(), in_place_size, in_place_exec, stream_), ACLNN_SUCCESS)
+      << last_error();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << runtime_error_text();
+  EXPECT_EQ(dx, dx_apart);
+  EXPECT_EQ(in_place.dy, dy_before);  // no longer written over
+  EXPECT_EQ(in_place.dw, apart.dw);
+  EXPECT_EQ(in_place.db, apart.db);
+
+  EXPECT_EQ(aclDestroyAclOpExecutor(apart_exec), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+}
+
 }  // namespace
 
 namespace {
@@ -443,24 +515,58 @@ TEST_F(ConvEntry, VerboseLogsNoErrorLineForACallThatSucceeds) {
   EXPECT_EQ(out.ran.rfind("aclnn_cpu_verbose,exec,", 0), 0u) << out.ran;
 }
 
-// Level 2 also prints the plan GetWorkspaceSize made: the launch's exec line describes the same plan, and the
-// plan line adds why each algorithm before the chosen one refused.
-TEST_F(ConvEntry, VerboseLevelTwoAlsoPrintsThePlanAtGetWorkspaceSize) {
+// Level 2 also prints how GetWorkspaceSize chose the plan: per output each algorithm tried, in the table's order,
+// refused with its reason, then the chosen one with its kernel — the plan the launch's exec line names.
+TEST_F(ConvEntry, VerboseLevelTwoPrintsTheDispatchOfEveryOutput) {
   const Printed out = run_small_call(stream_, 2);
-  const std::string &planned = out.planned;
-  const std::string &ran = out.ran;
-  const std::string plan_head = "aclnn_cpu_verbose,plan,";
   const std::string exec_head = "aclnn_cpu_verbose,exec,";
-  ASSERT_EQ(planned.rfind(plan_head, 0), 0u) << planned;
-  ASSERT_EQ(ran.rfind(exec_head, 0), 0u) << ran;
-  EXPECT_EQ(std::count(planned.begin(), planned.end(), '\n'), 1) << planned;
-  const size_t outcome = ran.find(",ok,time_ms=");
-  ASSERT_NE(outcome, std::string::npos) << ran;
-  const std::string described = ran.substr(exec_head.size(), outcome - exec_head.size());  // problem and plan
-  EXPECT_EQ(planned.compare(plan_head.size(), described.size(), described), 0) << planned << ran;
-  const std::string refused = ",refused=gradInput=[";
-  EXPECT_EQ(planned.compare(plan_head.size() + described.size(), refused.size(), refused), 0) << planned;
-  EXPECT_NE(planned.find("] gradWeight=["), std::string::npos) << planned;
+  ASSERT_EQ(out.ran.rfind(exec_head, 0), 0u) << out.ran;
+  const std::string problem = out.ran.substr(exec_head.size(), out.ran.find(",compute=") - exec_head.size());
+  const std::string head = "aclnn_cpu_verbose,dispatch," + problem + ",";
+  std::vector<std::string> lines;
+  for (size_t at = 0, end; (end = out.planned.find('\n', at)) != std::string::npos; at = end + 1) {
+    lines.push_back(out.planned.substr(at, end - at));
+  }
+  ASSERT_EQ(lines.size(), 4u) << out.planned;  // gradInput chosen first; gradWeight one refusal, then chosen; gradBias
+  for (const std::string &l : lines) EXPECT_EQ(l.rfind(head, 0), 0u) << l;
+  EXPECT_EQ(lines[1].substr(head.size()), "gradWeight,depthwise_weight,refused: not depthwise: 2 x channels per group "
+                                          "(needs 1)");
+  // The chosen lines name what the exec line runs ("gradInput=<algorithm>:<kernel>").
+  for (int i : {0, 2}) {
+    const std::string rest = lines[i].substr(head.size());  // <output>,<algorithm>,chosen,<kernel>,isa=<isa>
+    const size_t a = rest.find(','), b = rest.find(",chosen,"), k = rest.find(",isa=");
+    ASSERT_TRUE(a != std::string::npos && b != std::string::npos && k != std::string::npos) << rest;
+    const std::string named = rest.substr(0, a) + "=" + rest.substr(a + 1, b - a - 1) + ":" +
+                              rest.substr(b + 8, k - b - 8);
+    EXPECT_NE(out.ran.find(named), std::string::npos) << named << " in " << out.ran;
+  }
+  EXPECT_EQ(lines[3].substr(head.size(), 24), "gradBias,grad_bias_sum,c") << lines[3];
+}
+
+// aclnnCpuDescribeExecutor returns what level 2 prints, for a live executor only.
+TEST_F(ConvEntry, DescribeExecutorReturnsTheDispatchLines) {
+  SmallCase c;
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  std::string printed;
+  {
+    VerboseLevel verbose(2);
+    ::testing::internal::CaptureStderr();
+    ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
+    printed = ::testing::internal::GetCapturedStderr();
+  }
+  size_t length = 0;
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, nullptr, 0, &length), ACLNN_SUCCESS);
+  EXPECT_EQ(length, printed.size());
+  std::vector<char> text(length + 1, 'x');
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, text.data(), text.size(), nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(std::string(text.data()), printed);
+  char shorter[8];
+  ASSERT_EQ(aclnnCpuDescribeExecutor(executor, shorter, sizeof shorter, &length), ACLNN_SUCCESS);
+  EXPECT_EQ(std::string(shorter), printed.substr(0, 7));
+  EXPECT_EQ(aclnnCpuDescribeExecutor(nullptr, text.data(), text.size(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACL_SUCCESS);
+  EXPECT_EQ(aclnnCpuDescribeExecutor(executor, text.data(), text.size(), nullptr), ACLNN_ERR_PARAM_INVALID);
 }
 
 // The workspace holds one scratch slot per planned thread, so its size depends on the thread count at

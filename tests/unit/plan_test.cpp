@@ -17,9 +17,13 @@ using namespace conformance;
 
 using aclnn_cpu::Isa;
 using aclnn_cpu::conv_bwd::Algorithm;
+using aclnn_cpu::conv_bwd::common_blocking;
+using aclnn_cpu::conv_bwd::DataBlocking;
+using aclnn_cpu::conv_bwd::ForwardBlocking;
 using aclnn_cpu::conv_bwd::make_plan;
 using aclnn_cpu::conv_bwd::Plan;
 using aclnn_cpu::conv_bwd::PlanContext;
+using aclnn_cpu::conv_bwd::ShiftedWeightBlocking;
 
 PlanContext context(Isa isa, int threads, bool reference_only = false) {
   PlanContext ctx;
@@ -65,7 +69,7 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(r.grad_input.refusals[1], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
   EXPECT_EQ(r.grad_input.refusals[2],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 20848);
+  EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 20848);
   EXPECT_EQ(p.slots, 1);
   EXPECT_EQ(p.bytes, 83392u);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_4x8__scalar");
@@ -86,19 +90,19 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 2u);
-  EXPECT_TRUE(p.grad_input.blocking.shifted);
-  EXPECT_EQ(p.grad_input.blocking.tile, 64);
-  EXPECT_EQ(p.grad_input.blocking.shared_floats, 144);
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 390);
+  EXPECT_TRUE(p.grad_input.blocking<ForwardBlocking>().shifted);
+  EXPECT_EQ(p.grad_input.blocking<ForwardBlocking>().tile, 64);
+  EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 144);
+  EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 390);
   EXPECT_EQ(p.bytes, 576u + 1600u);
-  EXPECT_EQ(p.grad_input.blocking.rows_per_item, 2);
+  EXPECT_EQ(p.grad_input.blocking<ForwardBlocking>().rows_per_item, 2);
   // Long weight rows are cut into L2-sized items: 600 gradOutput channels · 9 taps = 5400 floats per row, 131072 /
   // 5400 = 24 rows (a multiple of MR 4) per item, so 30 x channels take 2 row chunks.
   const Plan big = plan_of("mb1_g1_ic30oc600_ih6iw6_kh3kw3_ph1pw1_mask100", ctx);
   EXPECT_EQ(big.grad_input.algorithm, Algorithm::kGemmFlippedForward);
-  EXPECT_EQ(big.grad_input.blocking.rows_per_item, 24);
+  EXPECT_EQ(big.grad_input.blocking<ForwardBlocking>().rows_per_item, 24);
   // A 1×1 kernel has nothing to shift: im2col runs are plain copies there.
-  EXPECT_FALSE(plan_of("mb2_g2_ic4oc6_ih7iw8_kh1kw1_mask100", ctx).grad_input.blocking.shifted);
+  EXPECT_FALSE(plan_of("mb2_g2_ic4oc6_ih7iw8_kh1kw1_mask100", ctx).grad_input.blocking<ForwardBlocking>().shifted);
 }
 
 TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
@@ -111,12 +115,12 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   ASSERT_EQ(p.grad_weight.refusals.size(), 1u);
-  EXPECT_EQ(p.grad_weight.blocking.kc, 71);
-  EXPECT_EQ(p.grad_weight.blocking.k_parts, 1);
-  EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 2);
-  EXPECT_FALSE(p.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 513);
-  EXPECT_EQ(p.grad_weight.blocking.shared_floats, 72);
+  EXPECT_EQ(p.grad_weight.blocking<ShiftedWeightBlocking>().kc, 71);
+  EXPECT_EQ(p.grad_weight.blocking<ShiftedWeightBlocking>().k_parts, 1);
+  EXPECT_EQ(p.grad_weight.blocking<ShiftedWeightBlocking>().channels_per_item, 2);
+  EXPECT_FALSE(p.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
+  EXPECT_EQ(common_blocking(p.grad_weight.config)->slot_floats, 513);
+  EXPECT_EQ(common_blocking(p.grad_weight.config)->shared_floats, 72);
   EXPECT_EQ(p.bytes, 320u + 2112u);  // 72 and 513 floats, each rounded up to 64 bytes
   // 16 x channels on two threads: items of 8 channels (one per thread) read the same K block, so its dy rows
   // (q-space with junk: Wp 9 > 8 columns) are packed once into the shared area: 1 K block · 6 rows · 71 = 426 floats
@@ -124,10 +128,10 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // slots.
   const Plan ps = plan_of("mb1_g1_ic16oc6_ih9iw9_kh3kw2_ph1:2pw0_dh2dw1_mask010", context(Isa::kScalar, 2));
   EXPECT_EQ(ps.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
-  EXPECT_EQ(ps.grad_weight.blocking.channels_per_item, 8);
-  EXPECT_TRUE(ps.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(ps.grad_weight.blocking.slot_floats, 877);
-  EXPECT_EQ(ps.grad_weight.blocking.shared_floats, 576 + 426);
+  EXPECT_EQ(ps.grad_weight.blocking<ShiftedWeightBlocking>().channels_per_item, 8);
+  EXPECT_TRUE(ps.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
+  EXPECT_EQ(common_blocking(ps.grad_weight.config)->slot_floats, 877);
+  EXPECT_EQ(common_blocking(ps.grad_weight.config)->shared_floats, 576 + 426);
   EXPECT_EQ(ps.slots, 2);
   EXPECT_EQ(ps.bytes, 4032u + 2 * 3520u);  // 1002 floats, then two slots of 877, each rounded up to 64 bytes
   // A stride splits x into phase boxes: stride 2 in W (y 7×4, kernel 3×2): 2 phases of 9 × 4 (Wp = 4 + 0: both
@@ -136,9 +140,9 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
   // (28 + 8) + 13 + one x row of 9 (the phase pair's decoded row) = 278 floats.
   const Plan q = plan_of("mb1_g2_ic4oc6_ih9iw9_kh3kw2_sh1sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(q.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
-  EXPECT_FALSE(q.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(q.grad_weight.blocking.kc, 28);
-  EXPECT_EQ(q.grad_weight.blocking.slot_floats, 278);
+  EXPECT_FALSE(q.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
+  EXPECT_EQ(q.grad_weight.blocking<ShiftedWeightBlocking>().kc, 28);
+  EXPECT_EQ(common_blocking(q.grad_weight.config)->slot_floats, 278);
   // One tap per phase (1×1 stride 2) shares nothing: the im2col GEMM takes it, with the reason.
   const Plan r = plan_of("mb1_g1_ic4oc6_ih9iw9_kh1kw1_sh2sw2_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(r.grad_weight.algorithm, Algorithm::kGemmWeight);
@@ -157,50 +161,50 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   const char *rnx = "mb1_g32_ic512oc512_ih14iw14_kh3kw3_ph1pw1_mask010";
   const Plan p = plan_of(rnx, context(Isa::kAvx2, 1));
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
-  EXPECT_TRUE(p.grad_weight.blocking.ra);
-  EXPECT_EQ(p.grad_weight.blocking.kc, 224);
-  EXPECT_EQ(p.grad_weight.blocking.channels_per_item, 16);
-  EXPECT_FALSE(p.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 11315);
+  EXPECT_TRUE(p.grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_EQ(p.grad_weight.blocking<ShiftedWeightBlocking>().kc, 224);
+  EXPECT_EQ(p.grad_weight.blocking<ShiftedWeightBlocking>().channels_per_item, 16);
+  EXPECT_FALSE(p.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
+  EXPECT_EQ(common_blocking(p.grad_weight.config)->slot_floats, 11315);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradWeight=gemm_weight_shifted:gemm_ra_f32_6x16__avx2_fma"),
             std::string::npos);
   // AVX-512's panels are 32 wide, or 16 for 16 channels per group (its narrow kernel); the scalar ISA has no RA
   // kernel.
   const Plan p512 = plan_of(rnx, context(Isa::kAvx512, 1));
-  EXPECT_TRUE(p512.grad_weight.blocking.ra);
+  EXPECT_TRUE(p512.grad_weight.blocking<ShiftedWeightBlocking>().ra);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p512).find("gemm_ra_f32_8x16__avx512f"), std::string::npos);
-  EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking.ra);
+  EXPECT_FALSE(plan_of(rnx, context(Isa::kScalar, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
   // ResNet's stem at two threads: its 4 K parts split evenly, so an item takes all 3 x channels (4 items, each
   // transposing its own dy blocks) rather than one (12 items streaming dy from the shared area).
   const Plan stem = plan_of("mb1_g1_ic3oc64_ih224iw224_kh7kw7_sh2sw2_ph3pw3_mask010", context(Isa::kAvx2, 2));
-  EXPECT_TRUE(stem.grad_weight.blocking.ra);
-  EXPECT_EQ(stem.grad_weight.blocking.k_parts, 4);
-  EXPECT_EQ(stem.grad_weight.blocking.channels_per_item, 3);
-  EXPECT_EQ(stem.grad_weight.blocking.items, 4);
-  EXPECT_FALSE(stem.grad_weight.blocking.shared_dy);
+  EXPECT_TRUE(stem.grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_EQ(stem.grad_weight.blocking<ShiftedWeightBlocking>().k_parts, 4);
+  EXPECT_EQ(stem.grad_weight.blocking<ShiftedWeightBlocking>().channels_per_item, 3);
+  EXPECT_EQ(common_blocking(stem.grad_weight.config)->items, 4);
+  EXPECT_FALSE(stem.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
   const Plan wide512 = plan_of("mb1_g1_ic64oc64_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx512, 1));
-  EXPECT_TRUE(wide512.grad_weight.blocking.ra);
+  EXPECT_TRUE(wide512.grad_weight.blocking<ShiftedWeightBlocking>().ra);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(wide512).find("gemm_ra_f32_8x32__avx512f"), std::string::npos);
   // Items reading the same K block (64 x channels on two threads) share it, transposed once: the shared area holds
   // the partials, then 1 block · 32 rows · kc 80 (8 rows of 8 + 2 columns).
   const Plan shared = plan_of("mb1_g1_ic64oc32_ih8iw8_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 2));
-  EXPECT_TRUE(shared.grad_weight.blocking.ra);
-  EXPECT_LT(shared.grad_weight.blocking.channels_per_item, 64);
-  EXPECT_TRUE(shared.grad_weight.blocking.shared_dy);
-  EXPECT_EQ(shared.grad_weight.blocking.kc, 80);
-  EXPECT_EQ(shared.grad_weight.blocking.shared_floats, (32 * 64 * 9 + 15) / 16 * 16 + 32 * 80);
+  EXPECT_TRUE(shared.grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_LT(shared.grad_weight.blocking<ShiftedWeightBlocking>().channels_per_item, 64);
+  EXPECT_TRUE(shared.grad_weight.blocking<ShiftedWeightBlocking>().shared_dy);
+  EXPECT_EQ(shared.grad_weight.blocking<ShiftedWeightBlocking>().kc, 80);
+  EXPECT_EQ(common_blocking(shared.grad_weight.config)->shared_floats, (32 * 64 * 9 + 15) / 16 * 16 + 32 * 80);
   // Long planes in K blocks of about 512: 56 · 58 = 3248 in 7 blocks of 464; at stride 2 too (ResNet's 3×3 s2).
   const Plan wide = plan_of("mb1_g1_ic64oc64_ih56iw56_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1));
-  EXPECT_TRUE(wide.grad_weight.blocking.ra);
-  EXPECT_EQ(wide.grad_weight.blocking.kc, 464);
+  EXPECT_TRUE(wide.grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_EQ(wide.grad_weight.blocking<ShiftedWeightBlocking>().kc, 464);
   EXPECT_TRUE(plan_of("mb1_g1_ic128oc128_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1))
-                  .grad_weight.blocking.ra);
+                  .grad_weight.blocking<ShiftedWeightBlocking>().ra);
   // Not: rows that do not fill the panels (24 of 16), one tap, fewer than 64 columns (a stem's 3 channels × 9).
   EXPECT_FALSE(
-      plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
-  EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih14iw14_kh1kw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
+      plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih14iw14_kh1kw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
   EXPECT_FALSE(
-      plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking.ra);
+      plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
 }
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
@@ -210,9 +214,8 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   const Plan p = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_ph1pw1", context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDirectData);
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
-  EXPECT_TRUE(p.grad_weight.blocking.shifted);
-  EXPECT_EQ(p.grad_weight.blocking.items, 8);
-  EXPECT_EQ(p.grad_weight.blocking.slot_floats, 136 + 121 + 2 * 9 * 16);
+  EXPECT_EQ(common_blocking(p.grad_weight.config)->items, 8);
+  EXPECT_EQ(common_blocking(p.grad_weight.config)->slot_floats, 136 + 121 + 2 * 9 * 16);
   EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
   // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
   const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));
@@ -222,15 +225,13 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   // 5·7 + 6 = 41, to 48, plus the last shift 7 + 1 = 8) + dy's q-space (the whole 7·7 box) + 9 taps · 16 lanes +
   // the 6 x rows of 12 of one row phase (the phase boxes are packed in pairs across, from decoded rows when not read
   // in place).
-  EXPECT_TRUE(t.grad_weight.blocking.shifted);
-  EXPECT_EQ(t.grad_weight.blocking.slot_floats, 4 * 56 + 49 + 9 * 16 + 6 * 12);
+  EXPECT_EQ(common_blocking(t.grad_weight.config)->slot_floats, 4 * 56 + 49 + 9 * 16 + 6 * 12);
   // gradInput at stride 2 by x's stride phases (x 9·9, pad 1: taps at u −1 and 0, phase rows Z = 5): dy's boxes of
   // 6·6 for the 2 dy channels (q_len 4·6 + 5 = 29, to 32, plus the last shift 6 + 1 = 7) + 4 phase planes of 32 +
   // the weight rows and the terms' weights (2·9 each) + the dx rows of one row phase (5 of 9).
   const Plan d = plan_of("mb2_g8_ic8oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1_mask100", context(Isa::kScalar, 1));
   EXPECT_EQ(d.grad_input.algorithm, Algorithm::kDirectData);
-  EXPECT_TRUE(d.grad_input.blocking.shifted);
-  EXPECT_EQ(d.grad_input.blocking.slot_floats, 2 * 39 + 4 * 32 + 2 * 2 * 9 + 5 * 9);
+  EXPECT_EQ(common_blocking(d.grad_input.config)->slot_floats, 2 * 39 + 4 * 32 + 2 * 2 * 9 + 5 * 9);
   const Plan w = plan_of("mb1_g2_ic2oc32_ih9iw9_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 1));
   EXPECT_EQ(w.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   ASSERT_FALSE(w.grad_weight.refusals.empty());
@@ -308,7 +309,7 @@ TEST(Plan, DirectDataTakesUpTo32ChannelsPerGroupAboveEightOnlyWithGroups) {
   const Plan p = plan_of("mb1_g2_ic64oc64_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kDirectData);
   // 32 × q (8·11 + 9 = 97, to 112) + 32 dy boxes of 112 + 24 + 32·32·9 terms + 32·9 weights.
-  EXPECT_EQ(p.grad_input.blocking.slot_floats, 32 * 112 + 32 * 136 + 32 * 32 * 9 + 32 * 9);
+  EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 32 * 112 + 32 * 136 + 32 * 32 * 9 + 32 * 9);
   EXPECT_EQ(plan_of("mb1_g1_ic8oc8_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1)).grad_input.algorithm,
             Algorithm::kDirectData);
   const Plan one = plan_of("mb1_g1_ic16oc16_ih9iw9_kh3kw3_ph1pw1_mask100", context(Isa::kScalar, 1));
@@ -329,39 +330,39 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
   for (int threads : {1, 2, 3}) {
     const Plan p = plan_of("mb1_g1_ic1oc512_iw16000_kw10_sw5_mask100", context(Isa::kAvx512, threads));
     ASSERT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
-    EXPECT_EQ(p.grad_input.blocking.position_parts, 4) << threads;
-    EXPECT_EQ(p.grad_input.blocking.items, 4) << threads;
-    EXPECT_EQ(p.grad_input.blocking.shared_floats, 4 * 16000) << threads;
-    EXPECT_EQ(p.grad_input.blocking.kc, 512) << threads;  // 3 or 4 tiles per item: its 10 × 512 weight packed whole
+    EXPECT_EQ(p.grad_input.blocking<DataBlocking>().position_parts, 4) << threads;
+    EXPECT_EQ(common_blocking(p.grad_input.config)->items, 4) << threads;
+    EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 4 * 16000) << threads;
+    EXPECT_EQ(p.grad_input.blocking<DataBlocking>().kc, 512) << threads;  // 3 or 4 tiles per item: its 10 × 512 weight packed whole
   }
   // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 4 parts (an even number:
   // 12 items).
   const Plan vit = plan_of("mb1_g1_ic3oc768_ih224iw224_kh16kw16_sh16sw16_mask100", context(Isa::kAvx512, 2));
   ASSERT_EQ(vit.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  EXPECT_EQ(vit.grad_input.blocking.position_parts, 1);
-  EXPECT_EQ(vit.grad_input.blocking.tap_parts, 4);
-  EXPECT_EQ(vit.grad_input.blocking.items, 12);
-  EXPECT_EQ(vit.grad_input.blocking.shared_floats, 4 * 3 * 224 * 224);
-  EXPECT_EQ(vit.grad_input.blocking.kc, 256);  // one tile per item: its weight packed block by block
+  EXPECT_EQ(vit.grad_input.blocking<DataBlocking>().position_parts, 1);
+  EXPECT_EQ(vit.grad_input.blocking<DataBlocking>().tap_parts, 4);
+  EXPECT_EQ(common_blocking(vit.grad_input.config)->items, 12);
+  EXPECT_EQ(common_blocking(vit.grad_input.config)->shared_floats, 4 * 3 * 224 * 224);
+  EXPECT_EQ(vit.grad_input.blocking<DataBlocking>().kc, 256);  // one tile per item: its weight packed block by block
   // An RGB stem: 3 planes in 4 position parts, all 3 channels per item at one thread and at two (4 items).
   for (int threads : {1, 2}) {
     const Plan stem = plan_of("mb1_g1_ic3oc64_ih224iw224_kh7kw7_sh2sw2_ph3pw3_mask100", context(Isa::kAvx2, threads));
     ASSERT_EQ(stem.grad_input.algorithm, Algorithm::kGemmBackwardData);
-    EXPECT_EQ(stem.grad_input.blocking.position_parts, 4) << threads;
-    EXPECT_EQ(stem.grad_input.blocking.channels_per_item, 3) << threads;
-    EXPECT_EQ(stem.grad_input.blocking.items, 4) << threads;
+    EXPECT_EQ(stem.grad_input.blocking<DataBlocking>().position_parts, 4) << threads;
+    EXPECT_EQ(stem.grad_input.blocking<DataBlocking>().channels_per_item, 3) << threads;
+    EXPECT_EQ(common_blocking(stem.grad_input.config)->items, 4) << threads;
   }
   const Plan many = plan_of("mb1_g1_ic8oc64_ih32iw32_kh3kw3_ph1pw1_mask100", context(Isa::kAvx512, 2));
   ASSERT_EQ(many.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  EXPECT_EQ(many.grad_input.blocking.position_parts, 1);
-  EXPECT_EQ(many.grad_input.blocking.shared_floats, 0);
+  EXPECT_EQ(many.grad_input.blocking<DataBlocking>().position_parts, 1);
+  EXPECT_EQ(common_blocking(many.grad_input.config)->shared_floats, 0);
   // A 1×1 layer (dcol is gradInput): 4 position parts whatever the planes and the threads, no x planes anywhere.
   for (int threads : {1, 2}) {
     const Plan one = plan_of("mb1_g1_ic64oc256_ih56iw56_kh1kw1_mask100", context(Isa::kAvx2, threads));
     ASSERT_EQ(one.grad_input.algorithm, Algorithm::kGemmBackwardData);
-    EXPECT_EQ(one.grad_input.blocking.position_parts, 4) << threads;
-    EXPECT_EQ(one.grad_input.blocking.channels_per_item, 64) << threads;
-    EXPECT_EQ(one.grad_input.blocking.shared_floats, 0) << threads;
+    EXPECT_EQ(one.grad_input.blocking<DataBlocking>().position_parts, 4) << threads;
+    EXPECT_EQ(one.grad_input.blocking<DataBlocking>().channels_per_item, 64) << threads;
+    EXPECT_EQ(common_blocking(one.grad_input.config)->shared_floats, 0) << threads;
   }
 }
 
@@ -384,16 +385,16 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   // At stride 2 its B comes from phase windows: two threads cut its 6 × 6 positions into tiles of 32 (two panels);
   // the first ends at (5, 1), q-space 5·7 + 1 = 36 in the 7-wide boxes, and with the largest shift, 8, its windows
   // are 45 floats.
-  EXPECT_EQ(p.grad_input.blocking.tile, 32);
-  EXPECT_EQ(p.grad_input.blocking.phase_window, 45);
+  EXPECT_EQ(p.grad_input.blocking<ForwardBlocking>().tile, 32);
+  EXPECT_EQ(p.grad_input.blocking<ForwardBlocking>().phase_window, 45);
   EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(p).find("gradInput=gemm_forward:gemm_f32_6x16__avx2_fma+phases"),
             std::string::npos);
   // Stride 1 keeps the shifted layout, and a 1×1 kernel at stride 2 im2col (one tap: nothing to share).
   EXPECT_EQ(plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_ph1pw1_tr1_mask100", context(Isa::kAvx2, 2))
-                .grad_input.blocking.phase_window,
+                .grad_input.blocking<ForwardBlocking>().phase_window,
             0);
   EXPECT_EQ(plan_of("mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1_mask100", context(Isa::kAvx2, 2))
-                .grad_input.blocking.phase_window,
+                .grad_input.blocking<ForwardBlocking>().phase_window,
             0);
 }
 

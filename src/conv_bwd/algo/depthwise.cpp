@@ -20,6 +20,7 @@
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 #include "conv_bwd/plan_steps.hpp"
 #include "core/int_math.hpp"
@@ -703,11 +704,10 @@ DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const 
 
 namespace {
 
-GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
+DirectBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group, cx = c.cx_per_group;
-  GemmBlocking b;
+  DirectBlocking b;
   b.items = c.groups;
-  b.shifted = true;
   if (for_weight) {
     // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
     const ShiftedGeometry geo(c);
@@ -740,11 +740,68 @@ GemmBlocking depthwise_blocking(const Canonical &c, bool for_weight) {
 
 }  // namespace
 
-GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &, int) {
+DirectBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &, int) {
   return depthwise_blocking(c, true);
 }
 
-GemmBlocking direct_data_blocking(const Canonical &c, const GemmKernels &, int) { return depthwise_blocking(c, false); }
+DirectBlocking direct_data_blocking(const Canonical &c, const GemmKernels &, int) { return depthwise_blocking(c, false); }
+
+namespace {
+
+// The shapes the direct (row kernel) algorithms take: "" when they take c.
+std::string direct_refusal(const Canonical &c, bool for_input) {
+  const int64_t cx = c.cx_per_group, cy = c.cy_per_group;
+  const bool few = cx <= kMaxDirectChannels && cy <= kMaxDirectChannels;
+  if (for_input && cx > 1 && !(few && unit_stride(c))) {
+    return std::to_string(cx) + "x" + std::to_string(cy) + " channels per group: beyond depthwise, takes at most " +
+           std::to_string(kMaxDirectChannels) + " each, at stride 1";
+  }
+  const int64_t one_group = kMaxDirectChannelsOneGroup;
+  if (for_input && cx > 1 && (cx > one_group || cy > one_group) && c.groups < 2) {
+    return std::to_string(cx) + "x" + std::to_string(cy) + " channels in one group: above " +
+           std::to_string(one_group) + " each it takes two groups or more (a group is one item)";
+  }
+  if (!for_input && cx != 1) return "not depthwise: " + std::to_string(cx) + " x channels per group (needs 1)";
+  if (cx == 1 && cy > kMaxDwMultiplier) {
+    return std::to_string(cy) + " y channels per group, above " + std::to_string(kMaxDwMultiplier) + " (a GEMM's M)";
+  }
+  if (cy * c.kernel_numel() > kMaxDwTaps) {
+    return std::to_string(cy * c.kernel_numel()) + " (y channel, tap) terms, above " + std::to_string(kMaxDwTaps);
+  }
+  return "";
+}
+
+// The row kernels, on the shifted layout's boxes.
+std::string direct_kernel(const GemmKernels &k) { return std::string(k.dw->name) + "+shifted"; }
+
+}  // namespace
+
+std::string direct_data_refusal(const Canonical &c) {
+  std::string why = direct_refusal(c, true);
+  if (why.empty()) why = call_kind_refusal(c, false);
+  if (why.empty()) why = phase_refusal(c, false);
+  return why;
+}
+
+bool direct_data_run(const Canonical &c, const GemmKernels &k, const DirectBlocking &, const GemmScratch &s,
+                     const Rounding &rounding) {
+  return direct_data(c, *k.dw, s, rounding, c.grad_input);
+}
+
+std::string direct_data_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }
+
+std::string depthwise_weight_refusal(const Canonical &c) {
+  std::string why = direct_refusal(c, false);
+  if (why.empty()) why = phase_refusal(c, false);
+  return why;
+}
+
+bool depthwise_weight_run(const Canonical &c, const GemmKernels &k, const DirectBlocking &, const GemmScratch &s,
+                          const Rounding &rounding) {
+  return depthwise_weight(c, *k.dw, s, rounding, c.grad_weight);
+}
+
+std::string depthwise_weight_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

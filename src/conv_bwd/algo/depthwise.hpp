@@ -26,6 +26,10 @@ constexpr int64_t kMaxDirectChannelsOneGroup = 8;
 
 // Blocking (gemm_algorithms.hpp): one item per group; per-slot scratch holds the rounded planes of one group (boxes
 // or q-space in the shifted layout, phased rows otherwise) and its weight rows or gradWeight lanes.
+struct DirectBlocking : Blocking {};
+DirectBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+DirectBlocking direct_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
+
 // False when the shifted layout met a non-finite result (its padding products may have made it): the caller then
 // recomputes the output with the reference. direct_data at strides above 1 multiplies no padding: always true.
 bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,

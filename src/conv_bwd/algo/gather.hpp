@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "conv_bwd/algo/ref_operand.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/tensor_io.hpp"
 
@@ -31,13 +32,13 @@ struct GatherSpec {
   int64_t stride[3] = {1, 1, 1};
   int64_t dilation[3] = {1, 1, 1};
   int64_t pad_begin[3] = {0, 0, 0};
-  // offset(g, a, b) = g·w_group_stride + a·w_out_stride + b·w_in_stride; the kernel_numel taps follow.
-  int64_t w_group_stride = 0, w_out_stride = 0, w_in_stride = 0;
 };
 
-// `in`: contiguous [N][groups·B][in_size…]; `w`: contiguous staged weight; `out`: the user's output view,
-// written element by element through its strides after rounding.grad_input().
-void gather(const GatherSpec &spec, const float *in, const float *w, const Rounding &rounding, const View5 &out);
+// `in`: [N][groups·B][in_size…]; `w`: the weight [Cy][Cx_g][k…], whose rows run over the out channels of a group
+// (the forward rule: w[g·A + a, b]) or over its in channels (backward-data: w[g·B + b, a]); `out`: the user's output
+// view, written element by element through its strides after rounding.grad_input(). Allocates nothing.
+void gather(const GatherSpec &spec, const RefOperand &in, const RefOperand &w, const Rounding &rounding,
+            const View5 &out);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/rounding.hpp"
@@ -89,43 +90,62 @@ struct GemmKernels {
                             // (gemm_ra_ukernel; nullptr: the ISA has none)
 };
 
-// How one algorithm cuts its work: `items` independent work items, each using `slot_floats` of scratch.
-struct GemmBlocking {
+// How an algorithm cuts its work, the part every algorithm has: `items` independent work items, each using
+// `slot_floats` of scratch, and one area of `shared_floats` all items share. Each algorithm's own choices follow in
+// its configuration (below; depthwise.hpp for the direct algorithms).
+struct Blocking {
   int64_t items = 0;
   int64_t slot_floats = 0;
-  int64_t shared_floats = 0;      // one area all items share (gemm_weight's partial sums)
-  int64_t k_parts = 1;            // gemm_weight: fixed number of partial sums over K (never the thread count)
-  bool nt = false;                // gemm_weight: NT kernel (dy and im2col rows copied) instead of NN (transposed)
-  bool ra = false;                // gemm_weight_shifted: the transposed product on the RA kernel instead of NT
-  bool shifted = false;           // gemm_forward: the shifted layout (stride 1, several taps) instead of im2col
-  int64_t phase_window = 0;       // gemm_forward at a stride, several taps: floats of one stride phase's window of
-                                  // an x channel over a tile (B packed from them, not by im2col); 0 otherwise
-  int64_t kc = 0;                 // gemm_weight: y positions per K block (one sample's); gemm_backward_data: the K
-                                  // steps its packed weight holds (all of K, or one block of kGemmKc)
-  int64_t cols_per_item = 0;      // gemm_weight: columns of dW per item (a multiple of NR)
-  int64_t channels_per_item = 0;  // gemm_backward_data, gemm_weight_shifted: x channels per item
-  bool shared_dy = false;         // gemm_weight_shifted: dy's q-space rows (RA: transposed) packed once, after the
-                                  // partial sums
-  int64_t tile = 0;               // gemm_backward_data / gemm_forward: y positions per tile (fixed per ISA)
-  int64_t rows_per_item = 0;      // gemm_forward (shifted layout): output channels per item (a multiple of MR)
-  int64_t position_parts = 1;     // gemm_backward_data: parts of the y positions with their own x planes
-  int64_t tap_parts = 1;          // gemm_backward_data: parts of a channel's taps, likewise (one channel per item)
-  double flops = 0;               // multiply-adds × 2 of the whole output
+  int64_t shared_floats = 0;
+  double flops = 0;  // multiply-adds × 2 of the whole output
 };
 
-GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking direct_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
-GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
+// gemm_weight.
+struct WeightBlocking : Blocking {
+  int64_t k_parts = 1;        // fixed number of partial sums over K (never the thread count)
+  bool nt = false;            // NT kernel (dy and im2col rows copied) instead of NN (transposed)
+  int64_t kc = 0;             // y positions per K block (one sample's)
+  int64_t cols_per_item = 0;  // columns of dW per item (a multiple of NR)
+};
+
+// gemm_weight_shifted: NT kernel, or RA (the transposed product).
+struct ShiftedWeightBlocking : Blocking {
+  int64_t k_parts = 1;            // as WeightBlocking's
+  bool ra = false;                // the transposed product on the RA kernel instead of NT
+  int64_t kc = 0;                 // q positions per K block
+  int64_t channels_per_item = 0;  // x channels per item
+  bool shared_dy = false;         // dy's q-space rows (RA: transposed) packed once, after the partial sums
+};
+
+// gemm_backward_data.
+struct DataBlocking : Blocking {
+  int64_t tile = 0;               // y positions per tile (fixed per ISA)
+  int64_t kc = 0;                 // the K steps its packed weight holds (all of K, or one block of kGemmKc)
+  int64_t channels_per_item = 0;  // x channels per item
+  int64_t position_parts = 1;     // parts of the y positions with their own x planes
+  int64_t tap_parts = 1;          // parts of a channel's taps, likewise (one channel per item)
+};
+
+// gemm_forward (both uses: the transposed call's gradInput and the flipped stride-1 one).
+struct ForwardBlocking : Blocking {
+  int64_t tile = 0;           // y positions per tile
+  int64_t rows_per_item = 0;  // the shifted layout: output channels per item (a multiple of MR)
+  bool shifted = false;       // the shifted layout (stride 1, several taps) instead of im2col
+  int64_t phase_window = 0;   // at a stride, several taps: floats of one stride phase's window of an x channel over
+                              // a tile (B packed from them, not by im2col); 0 otherwise
+};
+
+WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
+ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
+DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
+ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
+ForwardBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 
 // gemm_weight_shifted's RA areas, after an item's x windows: NR dy rows (packed, then transposed), the dy block
 // transposed (panels of NR output channels: kc steps of NR floats each) and, when items sum several K blocks, the
 // item's dW columns transposed (one row of the group's output channels per (x channel, tap) column, MR-rounded),
 // summed over its K blocks. (An item of one K block has the kernel store its tiles into dW's rows transposed.)
-// With the dy blocks transposed once for all items (GemmBlocking::shared_dy) a slot has no block of its own; its
+// With the dy blocks transposed once for all items (ShiftedWeightBlocking::shared_dy) a slot has no block of its own; its
 // rows area is where the shared blocks are packed through, before the items run.
 struct RaLayout {
   int64_t row, panels, cols;
@@ -141,7 +161,7 @@ struct RaLayout {
 
 // Where gemm_weight_shifted's shared dy rows start in the shared area (floats): after the partial sums, on a 64-byte
 // boundary (its rows are whole vectors: lda is the K block rounded to the NT kernel's lanes).
-inline int64_t shared_dy_offset(const GemmBlocking &b, const Canonical &c) {
+inline int64_t shared_dy_offset(const ShiftedWeightBlocking &b, const Canonical &c) {
   return (b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() + 15) / 16 * 16;
 }
 
@@ -155,15 +175,19 @@ struct GemmScratch {
 
 // Each returns false when a non-finite operand met a padding zero (the result may then hold a NaN the defining
 // sums do not have; the caller recomputes that output with the reference).
-bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight);
-bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight);
-bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input);
 // flipped = false: the transposed call's gradInput; true: a stride-1 convolution's gradInput (see gemm_forward.cpp).
-bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
-                  const Rounding &rounding, const View5 &grad_input);
+bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const ForwardBlocking &b,
+                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input);
+
+// Why an algorithm of gradInput that serves one kind of call (a transposed call's, whose gradInput is the forward
+// relation, or a convolution's) cannot take c: "" when c is of that kind.
+std::string call_kind_refusal(const Canonical &c, bool transposed);
 
 // The forward problem whose output is a stride-1 convolution's gradInput (gemm_forward with flipped = true).
 Canonical flipped_problem(const Canonical &c);

@@ -8,6 +8,7 @@
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
@@ -81,7 +82,7 @@ PositionRange reached_x_range(const Canonical &c, PositionRange y) {
 
 // Adds each x plane's parts in order into part 0's plane and stores it. A part's plane holds its sums over its
 // reached range only (zeroed there by its item); outside it adds nothing, and part 0's plane is zeroed there first.
-void add_parts_and_store(const Canonical &c, const GemmBlocking &b, float *shared, const Rounding &rounding,
+void add_parts_and_store(const Canonical &c, const DataBlocking &b, float *shared, const Rounding &rounding,
                          const View5 &grad_input) {
   const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2], y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group, parts = b.position_parts * b.tap_parts;
@@ -107,7 +108,7 @@ void add_parts_and_store(const Canonical &c, const GemmBlocking &b, float *share
 
 }  // namespace
 
-bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input) {
   const GemmUkernel &uk = *k.nn;
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
@@ -231,6 +232,15 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const GemmBloc
   if (shared_planes) add_parts_and_store(c, b, s.shared, rounding, grad_input);
   return true;
 }
+
+std::string gemm_backward_data_refusal(const Canonical &c) { return call_kind_refusal(c, false); }
+
+bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
+                            const Rounding &rounding) {
+  return gemm_backward_data(c, k, b, s, rounding, c.grad_input);
+}
+
+std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &) { return k.nn->name; }
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -72,10 +72,10 @@ double gemm_flops(const Canonical &c) {
 
 }  // namespace
 
-GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
   const GemmNtUkernel &nt = *k.nt;
-  GemmBlocking b;
+  WeightBlocking b;
   const int64_t m = c.cy_per_group, n = c.cx_per_group * c.kernel_numel();
   // Long planes: the NT kernel reads dy rows and im2col rows as they lie (no transpose while packing);
   // short ones keep the NN kernel, whose cost does not grow with a short K.
@@ -102,12 +102,11 @@ GemmBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int 
   return b;
 }
 
-GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmNtUkernel &nt = *k.nt;
   const ShiftedGeometry geo(c);
-  GemmBlocking b;
+  ShiftedWeightBlocking b;
   const int64_t m = c.cy_per_group, kk = c.kernel_numel();
-  b.nt = true;
   // The transposed product (RaLayout) where the group's output channels fill the RA kernel's panels and its columns
   // (x channels × taps) are enough to pay for transposing the dy blocks: no lane reduction per NT tile and block, no
   // MR remainder on the rows. One thread, AVX2, against NT: ResNeXt's 14² × 16 per group 915 -> 768 µs, ResNet's
@@ -159,9 +158,9 @@ GemmBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels 
   return b;
 }
 
-GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
-  GemmBlocking b;
+  DataBlocking b;
   const int64_t kk = c.kernel_numel();
   b.tile = position_tile(uk);
   // Few x planes: the positions cut into parts whose x planes live in the shared area (within its limit); when there
@@ -212,10 +211,10 @@ GemmBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   return b;
 }
 
-GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
   const ShiftedGeometry geo(c);
-  GemmBlocking b;
+  ForwardBlocking b;
   const int64_t m = c.cy_per_group, k_total = c.cx_per_group * c.kernel_numel();
   // The shifted layout at stride 1 with several taps. (With stride phases it measured slower on DCGAN's k4s2 and
   // k3s2 layers: gathering every phase's windows at stride 2, once per row chunk, cost more than the B packing saved.
@@ -269,7 +268,7 @@ GemmBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int
   return b;
 }
 
-GemmBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+ForwardBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   return gemm_forward_blocking(flipped_problem(c), k, threads);
 }
 

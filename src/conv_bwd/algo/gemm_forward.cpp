@@ -19,6 +19,7 @@
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
@@ -207,7 +208,7 @@ struct ForwardTile {
 
 class ForwardGemm {
  public:
-  ForwardGemm(const Canonical &f, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+  ForwardGemm(const Canonical &f, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
               const Rounding &rounding, const View5 &out)
       : f_(f),
         uk_(*k.nn),
@@ -413,7 +414,7 @@ class ForwardGemm {
   const Canonical &f_;
   const GemmUkernel &uk_;
   const DwRowKernels &rk_;
-  const GemmBlocking &b_;
+  const ForwardBlocking &b_;
   const GemmScratch &s_;
   const Rounding &rounding_;
   const View5 &out_;
@@ -425,7 +426,7 @@ class ForwardGemm {
 
 }  // namespace
 
-bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
                   const Rounding &rounding, const View5 &grad_input) {
   const GemmUkernel &uk = *k.nn;
   const Canonical f = flipped ? flipped_problem(c) : c;
@@ -450,6 +451,45 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const 
   });
   return finite;
 }
+
+std::string call_kind_refusal(const Canonical &c, bool transposed) {
+  if (c.transposed == transposed) return "";
+  return c.transposed ? "transposed call: gradInput is the forward relation"
+                      : "not transposed: gradInput is the backward-data relation";
+}
+
+namespace {
+
+// The NN kernel, and the layout its B comes from: the shifted boxes' windows, or phase windows at a stride.
+std::string forward_kernel(const GemmKernels &k, const ForwardBlocking &b) {
+  return std::string(k.nn->name) + (b.shifted ? "+shifted" : "") + (b.phase_window > 0 ? "+phases" : "");
+}
+
+}  // namespace
+
+std::string gemm_forward_refusal(const Canonical &c) { return call_kind_refusal(c, true); }
+
+bool gemm_forward_run(const Canonical &c, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
+                      const Rounding &rounding) {
+  return gemm_forward(c, false, k, b, s, rounding, c.grad_input);
+}
+
+std::string gemm_forward_kernel(const GemmKernels &k, const ForwardBlocking &b) { return forward_kernel(k, b); }
+
+std::string gemm_flipped_forward_refusal(const Canonical &c) {
+  std::string why = call_kind_refusal(c, false);
+  if (why.empty() && !unit_stride(c)) {
+    why = "stride " + stride_text(c) + " is not 1 (the flipped forward relation would read inserted zeros)";
+  }
+  return why;
+}
+
+bool gemm_flipped_forward_run(const Canonical &c, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
+                              const Rounding &rounding) {
+  return gemm_forward(c, true, k, b, s, rounding, c.grad_input);
+}
+
+std::string gemm_flipped_forward_kernel(const GemmKernels &k, const ForwardBlocking &b) { return forward_kernel(k, b); }
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -12,6 +12,7 @@
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
@@ -20,7 +21,7 @@ namespace {
 
 // FP32 gradOutput that needs no rounding, dense over each plane: the NT form reads its rows where they lie. Its
 // Inf/NaN are then not scanned (deviation 17b): the result is checked instead, as in the shifted algorithm.
-bool dy_rows_in_place(const GemmBlocking &b, const OperandReader &dy) {
+bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
@@ -32,7 +33,7 @@ struct Block {
 
 class WeightGemm {
  public:
-  WeightGemm(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const Rounding &rounding)
+  WeightGemm(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const Rounding &rounding)
       : c_(c),
         k_(k),
         b_(b),
@@ -111,7 +112,7 @@ class WeightGemm {
 
   const Canonical &c_;
   const GemmKernels &k_;
-  const GemmBlocking &b_;
+  const WeightBlocking &b_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
   const bool dy_in_place_;
@@ -119,14 +120,14 @@ class WeightGemm {
 
 }  // namespace
 
-bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight) {
   const WeightGemm gemm(c, k, b, rounding);
   const int64_t n_cols = c.cx_per_group * c.kernel_numel();
   const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
-  const bool in_place = weight_written_in_place(b, c, grad_weight);
+  const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);
   // Only dy read in place goes unscanned, and only padding can make its Inf a NaN the sums do not have: then the
   // results are scanned (ViT's patchify, which pads nothing, scanned 590K of them for nothing).
   const bool scan_results = gemm.dy_in_place() && im2col_reads_padding(c);
@@ -161,6 +162,15 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const GemmBlocking &b
   if (b.k_parts > 1 && !store_weight_partials(c, b.k_parts, s, rounding, grad_weight)) result_finite.store(false);
   return finite.load() && (result_finite.load() || !gemm.dy_in_place());
 }
+
+std::string gemm_weight_refusal(const Canonical &) { return ""; }
+
+bool gemm_weight_run(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const GemmScratch &s,
+                     const Rounding &rounding) {
+  return gemm_weight(c, k, b, s, rounding, c.grad_weight);
+}
+
+std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) { return b.nt ? k.nt->name : k.nn->name; }
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -1,9 +1,9 @@
 // gradWeight with no im2col (shifted_geometry.hpp; a stride splits x into phase boxes). A work item is (group, K part,
 // chunk of x channels); per K block it packs the chunk's x channels as windows of their padded boxes, rounded on the
 // way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
-// items before they run (GemmBlocking::shared_dy), read where they lie, or packed by the item. Every
+// items before they run (ShiftedWeightBlocking::shared_dy), read where they lie, or packed by the item. Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
-// kernel (GemmBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ, the dy
+// kernel (ShiftedWeightBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ, the dy
 // block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR output
 // channels, and an item's Ct is transposed into dW once, at its end.
 // Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
@@ -17,6 +17,7 @@
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
+#include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 
 namespace aclnn_cpu {
@@ -48,7 +49,7 @@ struct Block {
 
 class ShiftedWeightGemm {
  public:
-  ShiftedWeightGemm(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const Rounding &rounding,
+  ShiftedWeightGemm(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b, const Rounding &rounding,
                     float *shared_dy)
       : c_(c),
         uk_(*k.nt),
@@ -331,12 +332,12 @@ class ShiftedWeightGemm {
   const bool q_is_flat_;         // q-space without junk and dense dy planes: a block's dy row is one run
   const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
-  float *const shared_dy_;    // dy rows packed once for every item (GemmBlocking::shared_dy), or nullptr
+  float *const shared_dy_;    // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
 };
 
 }  // namespace
 
-bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlocking &b, const GemmScratch &s,
+bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b, const GemmScratch &s,
                          const Rounding &rounding, const View5 &grad_weight) {
   const GemmNtUkernel &uk = *k.nt;
   float *shared_dy = b.shared_dy ? s.shared + shared_dy_offset(b, c) : nullptr;
@@ -357,7 +358,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
     });
   }
   const int64_t cpi = b.channels_per_item, chunks = (c.cx_per_group + cpi - 1) / cpi;
-  const bool in_place = weight_written_in_place(b, c, grad_weight);
+  const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);
   std::atomic<bool> finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *scratch = s.base + slot * s.slot_stride;
@@ -390,6 +391,17 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const GemmBlo
     if (!fin) finite.store(false, std::memory_order_relaxed);
   });
   return b.k_parts == 1 ? finite.load() : store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
+}
+
+std::string gemm_weight_shifted_refusal(const Canonical &c) { return phase_refusal(c, true); }
+
+bool gemm_weight_shifted_run(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b,
+                             const GemmScratch &s, const Rounding &rounding) {
+  return gemm_weight_shifted(c, k, b, s, rounding, c.grad_weight);
+}
+
+std::string gemm_weight_shifted_kernel(const GemmKernels &k, const ShiftedWeightBlocking &b) {
+  return b.ra ? k.ra->name : k.nt->name;
 }
 
 }  // namespace conv_bwd

@@ -8,7 +8,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// `grad_output` and `weight` are the staged operands; `grad_input` the user's output view (lifted).
+// `grad_output` and `weight` are the staged operands, or nullptr to read c's views (RefOperand); `grad_input` the
+// output view.
 void grad_input(const Canonical &c, const float *grad_output, const float *weight, const Rounding &rounding,
                 const View5 &grad_input);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "conv_bwd/algo/ref_operand.hpp"
 #include "conv_bwd/parallel.hpp"
 #include "core/int_math.hpp"
 
@@ -24,10 +25,12 @@ Range reaching(const Canonical &c, int d, int64_t k) {
 
 }  // namespace
 
-void grad_weight(const Canonical &c, const float *x, const float *dy, const Rounding &rounding,
-                 const View5 &grad_weight) {
+namespace {
+
+template <typename XReader, typename DyReader>
+void grad_weight_with(const Canonical &c, const RefOperand &x, const XReader &x_values, const RefOperand &dy,
+                      const DyReader &dy_values, const Rounding &rounding, const View5 &grad_weight) {
   const int64_t cy_total = c.y_channels(), cx_g = c.cx_per_group;
-  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
   const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
   const int64_t K = c.kernel_numel();
   const int64_t count = cy_total * cx_g * K;
@@ -54,17 +57,16 @@ void grad_weight(const Canonical &c, const float *x, const float *dy, const Roun
       }
       double sum = 0.0;
       for (int64_t n = 0; n < c.batch; ++n) {
-        const float *dy_plane = dy + (n * cy_total + cy) * y_plane;
-        const float *x_plane_base = x + (n * c.x_channels() + g * cx_g + cx) * x_plane;
+        const int64_t dy_nc = dy.index(n, cy, 0, 0, 0), x_nc = x.index(n, g * cx_g + cx, 0, 0, 0);
         for (int64_t od = r[0].lo; od <= r[0].hi; ++od) {
           const int64_t id = od * c.stride[0] + shift[0];
           for (int64_t oh = r[1].lo; oh <= r[1].hi; ++oh) {
             const int64_t ih = oh * c.stride[1] + shift[1];
-            const float *dy_row = dy_plane + (od * c.y_size[1] + oh) * c.y_size[2];
-            // x_row_at + ow·s stays inside the row for ow in the range (it may start below zero).
-            const int64_t x_row_at = (id * c.x_size[1] + ih) * c.x_size[2] + shift[2];
+            const int64_t dy_row = dy_nc + od * dy.stride(2) + oh * dy.stride(3);
+            const int64_t x_row = x_nc + id * x.stride(2) + ih * x.stride(3);
             for (int64_t ow = r[2].lo; ow <= r[2].hi; ++ow) {
-              sum += static_cast<double>(dy_row[ow]) * static_cast<double>(x_plane_base[x_row_at + ow * c.stride[2]]);
+              sum += dy_values.at(dy_row + ow * dy.stride(4)) *
+                     x_values.at(x_row + (ow * c.stride[2] + shift[2]) * x.stride(4));
             }
           }
         }
@@ -72,6 +74,17 @@ void grad_weight(const Canonical &c, const float *x, const float *dy, const Roun
       store_value(grad_weight.data, grad_weight.dtype, grad_weight.index(cy, cx, kd, kh, kw), rounding.grad_weight(sum),
                   rounding.fp8_overflow());
     }
+  });
+}
+
+}  // namespace
+
+void grad_weight(const Canonical &c, const float *x_staged, const float *dy_staged, const Rounding &rounding,
+                 const View5 &grad_weight) {
+  const RefOperand x(x_staged, c.x, rounding), dy(dy_staged, c.y, rounding);
+  x.with_reader([&](const auto &x_values) {
+    dy.with_reader(
+        [&](const auto &dy_values) { grad_weight_with(c, x, x_values, dy, dy_values, rounding, grad_weight); });
   });
 }
 

@@ -11,7 +11,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// `x` and `dy` are the staged operands in their canonical roles (contiguous [N][C][spatial]).
+// `x` and `dy` are the staged operands in their canonical roles (contiguous [N][C][spatial]), or nullptr to read c's
+// views (RefOperand). Allocates nothing.
 void grad_weight(const Canonical &c, const float *x, const float *dy, const Rounding &rounding,
                  const View5 &grad_weight);
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/plan_steps.hpp"
@@ -146,6 +147,13 @@ struct ShiftedGeometry {
 
 // Whether the convolution has stride 1 in every dim (one phase: what the forward and direct layouts need).
 inline bool unit_stride(const Canonical &c) { return c.stride[0] == 1 && c.stride[1] == 1 && c.stride[2] == 1; }
+
+// "2x2x1": the (reduced) stride, as refusals name it.
+std::string stride_text(const Canonical &c);
+
+// Why the shifted layout cannot take c's stride phases, or "": more coordinates along a dim than its tables hold,
+// or, with `sharing`, fewer than two taps per phase (then no x value is read twice: nothing to gain from a box).
+std::string phase_refusal(const Canonical &c, bool sharing);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -9,8 +9,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-bool weight_written_in_place(const GemmBlocking &b, const Canonical &c, const View5 &grad_weight) {
-  return b.k_parts == 1 && grad_weight.dtype == ACL_FLOAT && grad_weight.strides[4] == 1 && grad_weight.dense_from(1) &&
+bool weight_written_in_place(int64_t k_parts, const Canonical &c, const View5 &grad_weight) {
+  return k_parts == 1 && grad_weight.dtype == ACL_FLOAT && grad_weight.strides[4] == 1 && grad_weight.dense_from(1) &&
          grad_weight.strides[0] >= c.cx_per_group * c.kernel_numel();
 }
 

@@ -24,7 +24,7 @@ inline float *weight_partial(const Canonical &c, const GemmScratch &s, int64_t p
 // With a single K part, an item's dW columns are final once its blocks are summed, so the item stores them itself
 // (while they are in cache; no second pass over a partial buffer). FP32 gradWeight with dense rows is then the
 // accumulator itself: the kernel writes it where it lies.
-bool weight_written_in_place(const GemmBlocking &b, const Canonical &c, const View5 &grad_weight);
+bool weight_written_in_place(int64_t k_parts, const Canonical &c, const View5 &grad_weight);
 
 // Where the item of (part, group) accumulates from column col0 on: gradWeight itself (in place) or the partial, whose
 // row step goes to *ldc.

@@ -1,7 +1,5 @@
 #include "conv_bwd/algo/zero_fill.hpp"
 
-#include <vector>
-
 #include "conv_bwd/tensor_io.hpp"
 
 namespace aclnn_cpu {
@@ -12,8 +10,11 @@ void zero_fill(const TensorArg &tensor) {
   for (int64_t s : tensor.shape) {
     if (s <= 0) return;
   }
-  // Odometer over the view; the last dim varies fastest.
-  std::vector<int64_t> idx(rank, 0);
+  // Odometer over the view; the last dim varies fastest. (Ranks are at most 8, the aclTensor limit of CANN's formats
+  // this operator accepts; on the stack: a launch allocates nothing.)
+  constexpr size_t kMaxRank = 8;
+  if (rank > kMaxRank) return;
+  int64_t idx[kMaxRank] = {};
   for (;;) {
     int64_t at = tensor.offset;
     for (size_t i = 0; i < rank; ++i) at += idx[i] * tensor.strides[i];
