@@ -3,6 +3,7 @@
 #   lib64/libascendcl.so                         the implementation
 #   lib64/lib{nnopbase,opapi,opapi_nn,opapi_math}.so   aliases that pull in libascendcl.so
 #   share/cmake/aclnn_cpu/                       package config exporting aclnn_cpu::<library name> targets
+#   lib64/pkgconfig/aclnn_cpu.pc                 pkg-config module with CANN's compile and link lines
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
@@ -24,3 +25,12 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/aclnn_cpuConfigVersion.cm
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/aclnn_cpuConfig.cmake ${PROJECT_BINARY_DIR}/aclnn_cpuConfigVersion.cmake
         DESTINATION ${ACLNN_CPU_CMAKE_DIR})
+
+# pkg-config looks for a library's module in that library's directory (lib64/pkgconfig, like Fedora's
+# /usr/lib64/pkgconfig); PKG_CONFIG_PATH names it, as CANN toolkits live outside the default search path anyway.
+# The prefix is written relative to the file (pkg-config's ${pcfiledir}), so a moved prefix keeps working.
+set(ACLNN_CPU_PKGCONFIG_DIR ${ACLNN_CPU_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH ACLNN_CPU_PC_TO_PREFIX /prefix/${ACLNN_CPU_PKGCONFIG_DIR} /prefix)
+string(REGEX REPLACE "/$" "" ACLNN_CPU_PC_TO_PREFIX "${ACLNN_CPU_PC_TO_PREFIX}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/aclnn_cpu.pc.in ${PROJECT_BINARY_DIR}/aclnn_cpu.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/aclnn_cpu.pc DESTINATION ${ACLNN_CPU_PKGCONFIG_DIR})

@@ -6,9 +6,12 @@
 #   tsan     the threaded suites (runtime, executors, compute pool, determinism, concurrency, faults, soak) under
 #            clang's ThreadSanitizer
 # Usage: scripts/test.sh [preset...]   (default: release asan fuzz tsan). Build trees: build/<preset>.
+# First installs the Debian packages the tests need when they are missing (as root; otherwise it prints the command
+# and stops before building): scripts/packages.txt.
 # Ends with one line "summary: N passed, M failed" over all presets; exits non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/packages.sh test
 
 presets=("$@")
 [[ ${#presets[@]} -gt 0 ]] || presets=(release asan fuzz tsan)

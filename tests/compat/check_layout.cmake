@@ -1,6 +1,7 @@
 cmake_minimum_required(VERSION 3.20)
 # Checks the installed tree under PREFIX: CANN's header paths, the five libraries in LIBDIR with unversioned
-# SONAMEs, the aliases' DT_NEEDED on libascendcl.so, RUNPATH $ORIGIN, and the CMake package files.
+# SONAMEs, the aliases' DT_NEEDED on libascendcl.so, RUNPATH $ORIGIN, the CMake package files and the pkg-config
+# module.
 set(errors "")
 
 foreach(header acl/acl.h acl/acl_base.h acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_allocator.h acl/acl_op.h
@@ -16,6 +17,9 @@ foreach(file aclnn_cpuConfig.cmake aclnn_cpuConfigVersion.cmake aclnn_cpuTargets
     list(APPEND errors "missing share/cmake/aclnn_cpu/${file}")
   endif()
 endforeach()
+if(NOT EXISTS "${PREFIX}/${LIBDIR}/pkgconfig/aclnn_cpu.pc")
+  list(APPEND errors "missing ${LIBDIR}/pkgconfig/aclnn_cpu.pc")
+endif()
 
 # readelf -d prints e.g. " 0x000000000000000e (SONAME)  Library soname: [libopapi.so]".
 function(dynamic_entries path tag out)
