@@ -406,7 +406,7 @@ bool accepted(const Trial &trial) {
   uint64_t bytes = 0;
   aclOpExecutor *executor = nullptr;
   conformance::ApiCall call(trial.c, tensors);
-  if (call.get_workspace_size(trial.c, &bytes, &executor) != ACLNN_SUCCESS) return false;
+  if (call.get_workspace_size(&bytes, &executor) != ACLNN_SUCCESS) return false;
   aclDestroyAclOpExecutor(executor);
   return true;
 }
