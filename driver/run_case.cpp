@@ -60,7 +60,7 @@ std::string repro_line(const ConvDesc &desc, const DemoCase &demo, const Options
   return line + " " + conv_bwd::format_desc(desc);
 }
 
-// How gradOutput, input and weight enter the products (SPEC §3.5), for the report.
+// How gradOutput, input and weight enter the products (docs/contract.md §3.5), for the report.
 std::string operands_text(const ConvDesc &desc) {
   const conformance::OperandFormat f = operand_format(desc);
   if (f == conformance::OperandFormat::kHf32) {
