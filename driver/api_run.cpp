@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "aclnn/opdev/op_errno.h"
 #include "aclnn_cpu/ext.h"
 #include "harness/desc_attrs.hpp"
 #include "harness/device_tensor.hpp"

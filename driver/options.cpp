@@ -76,7 +76,7 @@ bool parse_only(const std::string &value, std::vector<int> *out, std::string *er
 bool apply_flag(const std::string &name, const std::string &value, bool has_value, Options *o,
                 std::string *shape_problem, bool *transposed, std::string *error) {
   long long v = 0;
-  if (!has_value && name != "help" && name != "list" && name != "transposed") {
+  if (!has_value && name != "help" && name != "list" && name != "transposed" && name != "verbose") {
     *error = "--" + name + " needs a value (--" + name + "=...)";
     return false;
   }
