@@ -1,5 +1,5 @@
-// The fixed cost of a call (issue 5's tiny problem): many back-to-back calls of ours with each phase timed, no
-// idle gap, no oneDNN in between — what a training loop of small layers pays per call.
+// The fixed cost of a call (the documentation sample's tiny problem): many back-to-back calls of ours with each phase
+// timed, no idle gap, no oneDNN in between — what a training loop of small layers pays per call.
 #ifndef ACLNN_CPU_BENCH_CALL_OVERHEAD_HPP_
 #define ACLNN_CPU_BENCH_CALL_OVERHEAD_HPP_
 

@@ -13,7 +13,7 @@ namespace bench {
 // current implementation is an fp64 reference and the default run has to stay short.
 std::vector<Layer> model_suite(int64_t mb);
 
-// Issue 5's shapes, where CPU libraries are far from the FMA limit: depthwise, grouped with few channels per group,
+// The hard shapes, where CPU libraries are far from the FMA limit: depthwise, grouped with few channels per group,
 // Cin 3 stems, kernel = stride patchify, a large-kernel strided 1-D layer, and the seed's tiny problem.
 std::vector<Layer> hard_suite(int64_t mb);
 

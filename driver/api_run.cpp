@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "aclnn/opdev/op_errno.h"
+#include "aclnn_cpu/ext.h"
 #include "harness/desc_attrs.hpp"
 #include "harness/device_tensor.hpp"
 
@@ -40,10 +42,12 @@ class ApiCall {
     return true;
   }
 
-  bool call(aclrtStream stream) {
+  // Both phases; with `dispatch`, the executor's plan is described between them.
+  bool call(aclrtStream stream, std::string *dispatch = nullptr) {
     aclTensor *tensors[harness::kSlots];
     for (int t = 0; t < harness::kSlots; ++t) tensors[t] = tensors_[t].get();
-    const harness::Outcome outcome = harness::call(args_, tensors, &workspace_, stream);
+    const harness::Outcome outcome = dispatch == nullptr ? harness::call(args_, tensors, &workspace_, stream)
+                                                         : described_call(tensors, stream, dispatch);
     if (outcome.failed != harness::Step::kGetWorkspaceSize) run_->workspace_bytes = outcome.workspace_bytes;
     if (outcome.ok()) return true;
     const bool workspace = outcome.failed == harness::Step::kWorkspace;
@@ -61,6 +65,25 @@ class ApiCall {
   }
 
  private:
+  harness::Outcome described_call(aclTensor *const tensors[harness::kSlots], aclrtStream stream,
+                                  std::string *dispatch) {
+    harness::Outcome outcome;
+    aclOpExecutor *executor = nullptr;
+    outcome.status = args_.get_workspace_size(tensors, &outcome.workspace_bytes, &executor);
+    if (outcome.status != ACLNN_SUCCESS) {
+      outcome.failed = harness::Step::kGetWorkspaceSize;
+      return outcome;
+    }
+    size_t length = 0;
+    if (aclnnCpuDescribeExecutor(executor, nullptr, 0, &length) == ACLNN_SUCCESS) {
+      std::vector<char> text(length + 1);
+      if (aclnnCpuDescribeExecutor(executor, text.data(), text.size(), &length) == ACLNN_SUCCESS) {
+        dispatch->assign(text.data(), length);
+      }
+    }
+    return harness::launch(executor, outcome.workspace_bytes, &workspace_, stream);
+  }
+
   bool fail(const std::string &what, int status, const std::string &message) {
     run_->ok = false;
     run_->failed_call = what;
@@ -78,12 +101,12 @@ class ApiCall {
 
 }  // namespace
 
-ApiRun run_through_api(const ConvDesc &desc, const HostData &host, aclrtStream stream, int reps) {
+ApiRun run_through_api(const ConvDesc &desc, const HostData &host, aclrtStream stream, int reps, bool describe) {
   ApiRun run;
   ApiCall call(desc, &run);
   if (!call.prepare(host)) return run;
   auto start = std::chrono::steady_clock::now();
-  if (!call.call(stream)) return run;
+  if (!call.call(stream, describe ? &run.dispatch : nullptr)) return run;
   run.first_ms = ms_since(start);
   if (!call.download(run.outputs)) return run;
 

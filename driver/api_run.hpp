@@ -27,9 +27,12 @@ struct ApiRun {
   double min_ms = 0;                      // the fastest of them (the least disturbed by a busy machine)
   int reps = 0;
   bool bitwise_repeatable = true;  // every repetition reproduced the first call's outputs
+  std::string dispatch;            // the first call's plan (aclnnCpuDescribeExecutor), when asked for
 };
 
-ApiRun run_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, aclrtStream stream, int reps);
+// `describe`: keep the first call's dispatch lines in ApiRun::dispatch.
+ApiRun run_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, aclrtStream stream, int reps,
+                       bool describe = false);
 
 }  // namespace demo
 }  // namespace aclnn_cpu

@@ -76,7 +76,7 @@ bool parse_only(const std::string &value, std::vector<int> *out, std::string *er
 bool apply_flag(const std::string &name, const std::string &value, bool has_value, Options *o,
                 std::string *shape_problem, bool *transposed, std::string *error) {
   long long v = 0;
-  if (!has_value && name != "help" && name != "list" && name != "transposed") {
+  if (!has_value && name != "help" && name != "list" && name != "transposed" && name != "verbose") {
     *error = "--" + name + " needs a value (--" + name + "=...)";
     return false;
   }
@@ -119,6 +119,8 @@ bool apply_flag(const std::string &name, const std::string &value, bool has_valu
     o->help = true;
   } else if (name == "list") {
     o->list = true;
+  } else if (name == "verbose") {
+    o->verbose = true;
   } else {
     *error = "unknown option --" + name + " (see --help)";
     return false;
@@ -200,6 +202,8 @@ void print_usage(const char *program) {
       "  --seed=N           data seed (default 1)\n"
       "  --data=random|ones|int   uniform [-1,1), all ones, or integers in [-2,2] (default random)\n"
       "  --hf32-rounding=away|rne   --fp8-overflow=saturate|nan   (set ACLNN_CPU_* before aclInit)\n"
+      "  --verbose          print how each problem was planned: per output, every algorithm tried with its\n"
+      "                     refusal, then the chosen one with its kernel and ISA (as ACLNN_CPU_VERBOSE=2)\n"
       "  --list             print the default set (numbered) and exit\n"
       "  --only=1,3         run only these cases of the default set\n",
       program);

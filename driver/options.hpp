@@ -26,6 +26,7 @@ struct Options {
   std::vector<int> only;                    // 1-based numbers of default-set cases to run (empty: all)
   bool help = false;
   bool list = false;
+  bool verbose = false;  // print the plan's dispatch (aclnnCpuDescribeExecutor) of each problem
   // Not a flag: the product at start-up (ACLNN_CPU_SOC), for problem strings that name none.
   std::string startup_soc;
 };

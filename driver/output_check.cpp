@@ -36,7 +36,7 @@ int64_t terms_per_element(const ConvDesc &d, const HostData &h, Output out) {
   return static_cast<int64_t>(static_cast<double>(d.mb) * product(h.shape[conv_bwd::kDescGradOutput], 2));
 }
 
-// input, weight or gradOutput holds no element (SPEC §2.2 F4).
+// input, weight or gradOutput holds no element (docs/contract.md §2.2 F4).
 bool empty_path(const HostData &h) {
   for (int t = 0; t < 3; ++t) {
     if (element_count(h.shape[t]) == 0) return true;
@@ -149,7 +149,8 @@ std::vector<OutputCheck> check_outputs(const ConvDesc &d, const HostData &h, con
     c.tol = tolerance(d, c.out, c.terms);
     conformance::RefSums ref = reference(d, h, s, c.out);
     if (c.out == kGradBias && empty_path(h)) {
-      // SPEC §2.5 / Q10: the real op writes zeros here even when gradOutput has elements (PyTorch: their sums).
+      // docs/contract.md §2.5 / Q10: the real op writes zeros here even when gradOutput has elements (PyTorch: their
+      // sums).
       ref.sum.assign(ref.sum.size(), 0.0);
       c.note = "empty path: zeros, as CANN";
     }

@@ -16,7 +16,7 @@ bool is_8bit(aclDataType t) { return t == ACL_HIFLOAT8 || t == ACL_FLOAT8_E4M3FN
 
 bool legacy(Product p) { return p == Product::kAscend910 || p == Product::kAscend310P; }
 
-// SPEC §2.1: equal dtypes keep theirs; every other accepted mix promotes to FLOAT.
+// docs/contract.md §2.1: equal dtypes keep theirs; every other accepted mix promotes to FLOAT.
 aclDataType promoted(const ConvDesc &d) {
   const aclDataType a = d.dtype[conv_bwd::kDescGradOutput];
   const aclDataType b = d.dtype[conv_bwd::kDescInput];

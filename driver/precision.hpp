@@ -1,4 +1,4 @@
-// What the demo expects of the precision model, read from SPEC §3.5/§3.6 and issue 3 on its own (not taken
+// What the demo expects of the precision model, read from docs/contract.md §3.5/§3.6 on its own (not taken
 // from the library): which format the operands are rounded to, how an exact sum becomes the stored output
 // value, and how far a correct result may land from it.
 #pragma once
@@ -14,11 +14,11 @@ namespace demo {
 
 enum Output { kGradInput, kGradWeight, kGradBias };
 
-// SPEC §3.5 table: the compute dtype gradOutput, input and weight are rounded to.
+// docs/contract.md §3.5 table: the compute dtype gradOutput, input and weight are rounded to.
 conformance::OperandFormat operand_format(const conv_bwd::ConvDesc &desc);
 const char *operand_format_name(conformance::OperandFormat format);
 
-// HF32 keeps 11 mantissa bits on Ascend910B/910_93 and 10 on Ascend950 (issue 3).
+// HF32 keeps 11 mantissa bits on Ascend910B/910_93 and 10 on Ascend950 (docs/contract.md §4.2, §6 Q8).
 int hf32_mantissa_bits(Product product);
 
 // The value a correct implementation stores for output `out` whose exact sum is `sum`: the fp32 accumulator,

@@ -60,7 +60,7 @@ std::string repro_line(const ConvDesc &desc, const DemoCase &demo, const Options
   return line + " " + conv_bwd::format_desc(desc);
 }
 
-// How gradOutput, input and weight enter the products (SPEC §3.5), for the report.
+// How gradOutput, input and weight enter the products (docs/contract.md §3.5), for the report.
 std::string operands_text(const ConvDesc &desc) {
   const conformance::OperandFormat f = operand_format(desc);
   if (f == conformance::OperandFormat::kHf32) {
@@ -103,6 +103,17 @@ bool check_expected(const DemoCase &demo, const std::vector<OutputCheck> &checks
   return ok;
 }
 
+// The dispatch lines of --verbose, indented under the case (empty without --verbose).
+void print_dispatch(const std::string &dispatch) {
+  size_t begin = 0;
+  while (begin < dispatch.size()) {
+    size_t end = dispatch.find('\n', begin);
+    if (end == std::string::npos) end = dispatch.size();
+    std::printf("  %.*s\n", static_cast<int>(end - begin), dispatch.data() + begin);
+    begin = end + 1;
+  }
+}
+
 void print_timing(const ConvDesc &desc, const ApiRun &run, double reference_s) {
   const double ms = run.reps > 0 ? run.ms_per_call : run.first_ms;
   const double gflops = ms > 0 ? flops(desc) / (ms * 1e6) : 0;
@@ -140,7 +151,8 @@ bool run_case(const DemoCase &demo, int index, int total, const Options &o, aclr
   if (!apply_product(desc)) return false;
 
   const HostData host = make_host_data(desc, demo.all_ones ? DataKind::kOnes : o.data, o.seed);
-  const ApiRun run = run_through_api(desc, host, stream, o.reps);
+  const ApiRun run = run_through_api(desc, host, stream, o.reps, o.verbose);
+  print_dispatch(run.dispatch);
   if (!run.ok) {
     std::printf("  %s returned %d\n  %s\n  => FAIL\n\n", run.failed_call.c_str(), run.status, run.message.c_str());
     return false;

@@ -1,4 +1,4 @@
-// Differential libFuzzer target (issue 6, item 1): decodes its input into a SMALL VALID convolution-backward call
+// Differential libFuzzer target: decodes its input into a SMALL VALID convolution-backward call
 // (1-D/2-D/3-D, groups, strides, pads incl. asymmetric 2-D ones, dilation, transposed with outputPadding, every
 // outputMask, outputs passed or not, FP32/FP16/BF16 and the 8-bit combinations the 950 accepts, cubeMathType,
 // emulated product, HF32 rounding, FP8 overflow, strided/permuted/offset views, empty tensors, NaN/Inf inputs)
@@ -213,7 +213,7 @@ void decode_dims(Reader &in, ConvCase &c, bool asymmetric, bool extreme) {
     if (!d.transposed) {
       d.in[i] = std::max<int64_t>(1, span - d.pad_begin[i] - d.pad_end[i]) + extra;
     } else {
-      // An 8-bit input takes no outputPadding (SPEC §2.3 V3).
+      // An 8-bit input takes no outputPadding (docs/contract.md §2.3 V3).
       if (!conformance::is_8bit(d.dtype[conformance::kInput])) {
         d.output_padding[i] = (sb >> 4) % std::max(d.stride[i], d.dilation[i]);
       }
@@ -223,7 +223,7 @@ void decode_dims(Reader &in, ConvCase &c, bool asymmetric, bool extreme) {
   }
 }
 
-// The 8-bit combinations SPEC §2.3 V3 lets through on the 950.
+// The 8-bit combinations docs/contract.md §2.3 V3 lets through on the 950.
 void decode_8bit(int recipe, ConvCase &c) {
   aclnn_cpu::conv_bwd::ConvDesc &d = c.desc;
   d.product = Product::kAscend950;

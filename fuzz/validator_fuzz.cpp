@@ -1,4 +1,4 @@
-// libFuzzer target for aclnnConvolutionBackwardGetWorkspaceSize (issue 2, item 8): arbitrary shapes, strides,
+// libFuzzer target for aclnnConvolutionBackwardGetWorkspaceSize: arbitrary shapes, strides,
 // offsets, dtypes, formats, storage shapes, data placements, NULL/absurd arrays, overflowing products, masks,
 // groups, cubeMathType, transposed, every emulated product, strict mode and the deterministic option. Every call
 // must return a status (with a message when it fails) and never crash, hang, leak or touch memory outside the

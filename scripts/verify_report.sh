@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-command verification report (issue 6, item 5). Runs, in this order, each stage that is selected:
+# One-command verification report. Runs, in this order, each stage that is selected:
 #   release     configure + build the `release` preset, ctest without the PyTorch cross-check (conformance, unit,
 #               CANN-compatibility, examples, the conformance suites under each ISA cap / algorithm list)
 #   crosscheck  the PyTorch cross-check ctests (torch_crosscheck*) of the `release` build

@@ -1,5 +1,5 @@
 // Case lists shared by the direct-path and API-path conformance suites: named feature cases (each isolates
-// one geometry feature of issue 3 item 2) and seeded random configurations.
+// one geometry feature: stride, padding, dilation, groups, transposition, rank) and seeded random configurations.
 #pragma once
 
 #include <algorithm>

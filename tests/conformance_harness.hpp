@@ -45,7 +45,7 @@ inline double ulp_bound(aclDataType dtype, double x) {
   }
 }
 
-// The rounding chain of SPEC §3.5 from an exact sum to the stored value, and the error bound of its steps.
+// The rounding chain of docs/contract.md §3.5 from an exact sum to the stored value, and the error bound of its steps.
 inline double chain(const ConvCase &c, Slot slot, double sum, double *bound) {
   const OperandFormat operands = expected_operand_format(c.desc);
   const aclDataType out = c.desc.dtype[slot];

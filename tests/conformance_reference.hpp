@@ -1,8 +1,8 @@
-// Independent fp64 reference for the conformance tests, written from the SPEC formulas (§3.2 non-transposed,
-// §3.3 transposed) directly on the user-visible tensors. It shares no code with src/conv_bwd: no canonical
-// roles, no closed-form loop bounds — every output element loops over all channels of its group and all
+// Independent fp64 reference for the conformance tests, written from the formulas of docs/contract.md (§3.2
+// non-transposed, §3.3 transposed) directly on the user-visible tensors. It shares no code with src/conv_bwd: no
+// canonical roles, no closed-form loop bounds — every output element loops over all channels of its group and all
 // kernel taps and tests each index against the formula. It applies the same rounding model as the precision
-// mode (operands rounded to the compute type; SPEC §3.5), so precise modes are checked tightly.
+// mode (operands rounded to the compute type; docs/contract.md §3.5), so precise modes are checked tightly.
 #pragma once
 
 #include <cmath>

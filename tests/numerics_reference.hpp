@@ -1,5 +1,5 @@
-// Slow, obviously correct reference conversions for the number formats of SPEC §4 (test-only; used by the unit
-// tests and by fuzz/numerics_fuzz.cpp). Deliberately shares no code or technique with src/numerics/: values are
+// Slow, obviously correct reference conversions for the number formats of docs/contract.md §4 (test-only; used by the
+// unit tests and by fuzz/numerics_fuzz.cpp). Deliberately shares no code or technique with src/numerics/: values are
 // computed in double from the format definitions, and rounding picks the nearer of the two representable
 // neighbours found in a sorted table of every value of the format (or, for HF32, from ulp arithmetic in double).
 #pragma once
@@ -151,8 +151,8 @@ inline float round_to_hf32(float x, int m, bool ties_away) {
 }
 
 // ---------------------------------------------------------------- HiFloat8
-// Decode by reading the 7 magnitude bits as text and matching the Dot prefixes of SPEC §4.3. 0x6F decodes here
-// to the value its bits would have (1.5 · 2^15); hif8_to_fp32 maps it to Inf.
+// Decode by reading the 7 magnitude bits as text and matching the Dot prefixes of docs/contract.md §4.3. 0x6F decodes
+// here to the value its bits would have (1.5 · 2^15); hif8_to_fp32 maps it to Inf.
 inline double hif8_pattern_value(uint8_t code) {
   std::string bits;
   for (int i = 6; i >= 0; --i) bits += ((code >> i) & 1) ? '1' : '0';

@@ -1,6 +1,6 @@
 // Conformance cases: a descriptor (src/conv_bwd/descriptor.hpp) plus tensor layouts and data, turned into
 // test tensors and into a Problem built directly (the direct path, bypassing validation), together with what
-// the test side independently expects of the precision model (SPEC §3.5 table, issue 3 item 3).
+// the test side independently expects of the precision model (docs/contract.md §3.5 table).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ class Rng {
 
 inline bool is_8bit(aclDataType t) { return t == ACL_HIFLOAT8 || t == ACL_FLOAT8_E4M3FN; }
 
-// op::PromoteType for the dtypes that reach the computation (SPEC §2.1).
+// op::PromoteType for the dtypes that reach the computation (docs/contract.md §2.1).
 inline aclDataType promote(aclDataType a, aclDataType b) {
   if (a == b) return a;
   return ACL_FLOAT;  // F32 with anything, F16 with BF16, 8-bit with anything else
@@ -81,7 +81,7 @@ inline bool legacy(aclnn_cpu::Product p) {
   return p == aclnn_cpu::Product::kAscend910 || p == aclnn_cpu::Product::kAscend310P;
 }
 
-// SPEC §3.5 table: the format operands are rounded to.
+// docs/contract.md §3.5 table: the format operands are rounded to.
 inline OperandFormat expected_operand_format(const ConvDesc &d) {
   const aclDataType p = promote(promote(d.dtype[kGradOutput], d.dtype[kInput]), d.dtype[kWeight]);
   if (is_8bit(p)) return OperandFormat::kExact;
@@ -154,7 +154,7 @@ inline aclnn_cpu::conv_bwd::TensorArg tensor_arg(TestTensor &t, bool present) {
   return a;
 }
 
-// The Problem validation would produce for this case, built from the test side's own reading of the SPEC.
+// The Problem validation would produce for this case, built from the test side's own reading of docs/contract.md.
 inline aclnn_cpu::conv_bwd::Problem build_problem(const ConvCase &c, CaseTensors &tensors) {
   using aclnn_cpu::conv_bwd::ComputeType;
   aclnn_cpu::conv_bwd::Problem p;

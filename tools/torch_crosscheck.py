@@ -1,16 +1,16 @@
 #!/usr/bin/python3
-"""Cross-check of aclnn-cpu's aclnnConvolutionBackward against PyTorch (issue 3 item 6).
+"""Cross-check of aclnn-cpu's aclnnConvolutionBackward against PyTorch.
 
 Generates seeded random convolution-backward configurations (1-D/2-D/3-D, groups and depthwise, stride, dilation,
-symmetric and asymmetric 2-D padding, transposed with output padding, every outputMask, fp32/fp16/bf16 and mixed
-output dtypes, cubeMathType 0-3 on Ascend910B and Ascend950), writes their inputs, runs them through the public
-API with tools/crosscheck_runner, and compares every output element with torch.ops.aten.convolution_backward in
-float64 on the operands rounded the way the precision mode rounds them (SPEC 3.5: HF32 with 11 or 10 mantissa bits
-ties away, fp16/bf16 RNE). Asymmetric padding is expressed through explicit zero padding (non-transposed: pad the
-input; transposed: pad gradOutput up to the uncropped transposed output). The expected value then follows the
-library's rounding chain (fp32 accumulator; gradInput in the compute type for fp16/bf16; gradBias summed from the
-original gradOutput and rounded to its dtype; cast to the output dtype); the allowed difference is one rounding
-step per stage plus 1e-10 of the sum of |terms| (other summation orders). Needs Debian's python3-torch.
+symmetric and asymmetric 2-D padding, transposed with output padding, every outputMask, fp32/fp16/bf16 and mixed output
+dtypes, cubeMathType 0-3 on Ascend910B and Ascend950), writes their inputs, runs them through the public API with
+tools/crosscheck_runner, and compares every output element with torch.ops.aten.convolution_backward in float64 on the
+operands rounded the way the precision mode rounds them (docs/contract.md §3.5: HF32 with 11 or 10 mantissa bits ties
+away, fp16/bf16 RNE). Asymmetric padding is expressed through explicit zero padding (non-transposed: pad the input;
+transposed: pad gradOutput up to the uncropped transposed output). The expected value then follows the library's
+rounding chain (fp32 accumulator; gradInput in the compute type for fp16/bf16; gradBias summed from the original
+gradOutput and rounded to its dtype; cast to the output dtype); the allowed difference is one rounding step per stage
+plus 1e-10 of the sum of |terms| (other summation orders). Needs Debian's python3-torch.
 
 usage: /usr/bin/python3 tools/torch_crosscheck.py --runner build/tools/crosscheck_runner [--count 300] [--seed 1]
        [--sweep]   (once per algorithm of the library's table, each as its output's first choice)
@@ -42,7 +42,7 @@ def implied_out(cfg, d):
 
 
 def compute_format(cfg):
-    """SPEC 3.5 table for the products used here (A2/A3 and 950)."""
+    """The table of docs/contract.md §3.5 for the products used here (A2/A3 and 950)."""
     dt = cfg["dt"]
     p = dt[0] if dt[0] == dt[1] == dt[2] else "f32"
     cmt = cfg["cmt"]
@@ -54,7 +54,7 @@ def compute_format(cfg):
 
 
 def rejected(cfg):
-    """A2/A3 refuse a grouped 3-D weight gradient into FLOAT computed in fp16/bf16 (SPEC 2.3 V13)."""
+    """A2/A3 refuse a grouped 3-D weight gradient into FLOAT computed in fp16/bf16 (docs/contract.md §2.3 V13)."""
     p = cfg["dt"][0] if cfg["dt"][0] == cfg["dt"][1] == cfg["dt"][2] else "f32"
     return (cfg["product"] == "Ascend910B" and cfg["rank"] == 3 and cfg["mask"][1] and cfg["g"] > 1
             and cfg["dt"][4] == "f32" and (cfg["cmt"] == 2 or p in ("f16", "bf16")))
@@ -136,7 +136,9 @@ def shapes(cfg):
 
 # ---------------------------------------------------------------------------------------------- rounding model
 def round_hf32(t, bits):
-    """FP32 -> HF32 keeping `bits` mantissa bits, ties away from zero on the magnitude; NaN/Inf kept (SPEC 4.2)."""
+    """FP32 -> HF32 keeping `bits` mantissa bits, ties away from zero on the magnitude; NaN/Inf kept.
+
+    docs/contract.md §4.2."""
     u = t.to(torch.float32).numpy().view(np.uint32).astype(np.uint64)
     sign = u & 0x80000000
     mag = u & 0x7FFFFFFF

@@ -1,4 +1,4 @@
-// aclrt{Ctx,}{Get,Set}SysParamOpt: one value store read by both levels (SPEC §1.6).
+// aclrt{Ctx,}{Get,Set}SysParamOpt: one value store read by both levels (docs/contract.md §1.6).
 #include "acl/acl_rt.h"
 #include "runtime/state.hpp"
 #include "runtime/status.hpp"

@@ -1,4 +1,4 @@
-// aclScalar and the int/float/bool arrays: creation, destruction and size queries (SPEC §1.6).
+// aclScalar and the int/float/bool arrays: creation, destruction and size queries (docs/contract.md §1.6).
 #include <cstring>
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-// aclTensor: creation, re-initialisation, destruction and queries (SPEC §1.6).
+// aclTensor: creation, re-initialisation, destruction and queries (docs/contract.md §1.6).
 #include <cstring>
 #include <limits>
 #include <string>

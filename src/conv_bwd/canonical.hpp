@@ -1,5 +1,5 @@
 // The canonical problem every algorithm works on: 3 spatial dims, begin/end pads, and `transposed` folded
-// into operand roles (SPEC §2.1, §3.2, §3.3), so that one forward relation describes both kinds of call:
+// into operand roles (docs/contract.md §2.1, §3.2, §3.3), so that one forward relation describes both kinds of call:
 //
 //   y[n, g·Cy_g + cy, o] = Σ_{cx < Cx_g} Σ_κ x[n, g·Cx_g + cx, o·s − pb + κ·dil] · w[g·Cy_g + cy, cx, κ]
 //

@@ -52,7 +52,7 @@ struct ConvDesc {
   Product product = Product::kAscend910B;
 };
 
-// gradOutput's size along one spatial dim implied by the others (SPEC §3.2 / §3.3).
+// gradOutput's size along one spatial dim implied by the others (docs/contract.md §3.2 / §3.3).
 int64_t implied_out_size(const ConvDesc &desc, int dim);
 
 // Shapes of the six tensors ([N, C, spatial...]; weight [Cout, Cin/g, k...] or [Cin, Cout/g, k...];

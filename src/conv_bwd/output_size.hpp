@@ -1,6 +1,6 @@
 // gradOutput's size along one spatial dim, from the size it is computed from, the kernel and the attributes
-// (SPEC §3.2 / §3.3): for validation, which rejects a call whose formula leaves int64, and for problem descriptors,
-// whose values may be anything int64 holds.
+// (docs/contract.md §3.2 / §3.3): for validation, which rejects a call whose formula leaves int64, and for problem
+// descriptors, whose values may be anything int64 holds.
 #pragma once
 
 #include <cstdint>

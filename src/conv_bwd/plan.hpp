@@ -72,7 +72,7 @@ struct Plan {
   // GetWorkspaceSize reports with 161002 (canonical.hpp).
   std::string unplannable;
   // Small enough that handing the call to the stream's thread and back costs more than computing it: the launch
-  // runs it on the calling thread when the stream is idle (issue 5: small problems stay on the calling thread).
+  // runs it on the calling thread when the stream is idle: a tiny call is a few µs of work.
   bool on_caller = false;
 };
 

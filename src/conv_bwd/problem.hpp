@@ -24,7 +24,7 @@ struct TensorArg {
   int64_t numel = 0;
 };
 
-// Number format the matrix products read their operands in (SPEC §3.5).
+// Number format the matrix products read their operands in (docs/contract.md §3.5).
 enum class ComputeType { kFp32, kHf32, kFp16, kBf16, kHif8 };
 
 constexpr int kSpatial = 3;
@@ -47,7 +47,7 @@ struct Problem {
   int64_t pad_end[kSpatial] = {0, 0, 0};
   int64_t output_padding[kSpatial] = {0, 0, 0};
 
-  // Empty-tensor path (SPEC §2.5): only zero fills of gradWeight/gradBias, no arithmetic.
+  // Empty-tensor path (docs/contract.md §2.5): only zero fills of gradWeight/gradBias, no arithmetic.
   bool empty_path = false;
 
   // Precision, fixed at GetWorkspaceSize from the emulated product and cubeMathType.

@@ -10,14 +10,14 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-// FLOAT, FLOAT16, BF16, HIFLOAT8, FLOAT8_E4M3FN: the only dtypes SPEC §2.3 V2 lets through on any product.
+// FLOAT, FLOAT16, BF16, HIFLOAT8, FLOAT8_E4M3FN: the only dtypes docs/contract.md §2.3 V2 lets through on any product.
 bool is_supported_dtype(aclDataType dtype);
 
 // Element `index` (counted in elements from `data`) as fp32; exact for every supported dtype.
 float load_value(const void *data, aclDataType dtype, int64_t index);
 
 // Writes `value` converted to `dtype`: RNE for FLOAT16/BF16, ties away for HIFLOAT8, RNE with `overflow`
-// for FLOAT8_E4M3FN (SPEC §4).
+// for FLOAT8_E4M3FN (docs/contract.md §4).
 void store_value(void *data, aclDataType dtype, int64_t index, float value, Fp8Overflow overflow);
 
 // `value` as it reads back after store_value into `dtype`.

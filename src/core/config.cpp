@@ -339,7 +339,7 @@ int effective_num_threads() {
   if (n == SettingsStore::kUnloaded) n = settings().num_threads;
   if (n > 0) return n;
   // Read once per process, as OpenMP runtimes do: the system call cost about a µs on the virtual machines
-  // measured, paid by every plan and every parallel loop of a call (issue 5's tiny calls).
+  // measured, paid by every plan and every parallel loop of a call, which a tiny call of a few µs feels.
   static const int cpus = usable_cpus();
   return cpus;
 }

@@ -12,7 +12,7 @@ namespace aclnn_cpu {
 
 enum class Product { kAscend910B, kAscend910_93, kAscend950, kAscend910, kAscend310P };
 
-// The architecture classes the validation and precision rules are written against (SPEC §0.2).
+// The architecture classes the validation and precision rules are written against (docs/contract.md §0.2).
 enum class ArchClass { kA2A3, k950, kLegacy };
 
 ArchClass arch_class(Product product);

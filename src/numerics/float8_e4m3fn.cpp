@@ -1,4 +1,4 @@
-// FLOAT8_E4M3FN (SPEC §4.4, OCP E4M3): S | E4 (bias 7) | M3, no infinities, NaN = S.1111.111, ±0.
+// FLOAT8_E4M3FN (docs/contract.md §4.4, OCP E4M3): S | E4 (bias 7) | M3, no infinities, NaN = S.1111.111, ±0.
 #include "numerics/bits.hpp"
 #include "numerics/formats.hpp"
 

@@ -1,4 +1,4 @@
-// Bit-exact number formats of SPEC §4: FP16, BF16, HF32, HiFloat8, FLOAT8_E4M3FN.
+// Bit-exact number formats of docs/contract.md §4: FP16, BF16, HF32, HiFloat8, FLOAT8_E4M3FN.
 // Integer implementations (no _Float16/F16C), so results are the same on every compiler and ISA.
 #pragma once
 

@@ -1,4 +1,4 @@
-// HF32 emulation (SPEC §4.2): a binary32 value whose low 23 - m mantissa bits are zero.
+// HF32 emulation (docs/contract.md §4.2): a binary32 value whose low 23 - m mantissa bits are zero.
 //
 // Rounding works on the magnitude pattern as an integer, the way the ops-nn goldens do: ties-away adds half of the
 // kept LSB and truncates; RNE is the same with ties to even. Two properties follow and are intended:

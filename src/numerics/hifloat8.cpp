@@ -1,6 +1,7 @@
-// HiFloat8 (SPEC §4.3): a tapered 8-bit format. After the sign, a prefix ("Dot") code says how many exponent bits
-// D follow; the exponent field is sign-magnitude with an implicit leading magnitude bit; the rest is mantissa.
-// Codes 0x01..0x07 (Dot 0000) are the "denormal" binades 2^-22..2^-16. NaN = 0x80, ±Inf = 0x6F/0xEF, one zero.
+// HiFloat8 (docs/contract.md §4.3): a tapered 8-bit format. After the sign, a prefix ("Dot") code says how many
+// exponent bits D follow; the exponent field is sign-magnitude with an implicit leading magnitude bit; the rest is
+// mantissa. Codes 0x01..0x07 (Dot 0000) are the "denormal" binades 2^-22..2^-16. NaN = 0x80, ±Inf = 0x6F/0xEF, one
+// zero.
 #include <cstdlib>
 
 #include "numerics/bits.hpp"
@@ -84,7 +85,8 @@ uint8_t fp32_to_hif8(float x) {
   // the width from the new exponent is all that is needed.
   e = static_cast<int>(rounded >> 23) - 127;
   if (e > kMaxExponent) return static_cast<uint8_t>(sign | kHif8Inf);
-  // 1.5 · 2^15 (rounded from [40960, 49152)) encodes to 0x6F, which is the Inf pattern: intended (SPEC §4.3).
+  // 1.5 · 2^15 (rounded from [40960, 49152)) encodes to 0x6F, which is the Inf pattern: intended (docs/contract.md
+  // §4.3).
   const uint32_t mant = (rounded & kFp32MantissaMask) >> (23 - mantissa_bits_for_exponent(e));
   return static_cast<uint8_t>(sign | encode_magnitude(e, mant));
 }

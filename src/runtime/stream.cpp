@@ -16,7 +16,7 @@ thread_local const Stream *current_worker = nullptr;
 
 // How long the worker polls for new work after its queue ran dry, and wait() polls for completion, before
 // sleeping on a condition variable. Waking a sleeping thread cost 10-100 µs on the virtual machines measured
-// (issue 5: a tiny call is a few µs of work). Polling yields the CPU on every turn: spinning with the pause hint
+// (a tiny call is a few µs of work). Polling yields the CPU on every turn: spinning with the pause hint
 // instead made calls 10x slower whenever more threads wanted the CPUs than there were (measured with OpenMP's
 // spinning workers beside us), and the limits bound what polling can waste.
 constexpr auto kWorkerPoll = std::chrono::microseconds(200);

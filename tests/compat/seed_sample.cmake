@@ -1,7 +1,7 @@
 cmake_minimum_required(VERSION 3.20)
 # Builds CANN's own documentation sample, taken at test time from the seed document SEED_DOC (it is not part of
 # this repository), against the installed tree PREFIX with CANN's build line, runs it and checks its printed
-# results: every gradInput element 2, every gradWeight and gradBias element 98 (SPEC §5.1, case S0).
+# results: every gradInput element 2, every gradWeight and gradBias element 98 (docs/contract.md §5.1, case S0).
 # Without the document the test reports itself skipped (SKIP_REGULAR_EXPRESSION in CMakeLists.txt).
 if(NOT EXISTS "${SEED_DOC}")
   message("ACLNN_CPU_TEST_SKIPPED: seed document ${SEED_DOC} not found")

@@ -1,5 +1,5 @@
-// The public declarations have exactly CANN's types and values (SPEC §1.2-§1.4, §1.7), so CANN programs that
-// store function pointers, spell enums as types or compare against literal codes compile and behave the same.
+// The public declarations have exactly CANN's types and values (docs/contract.md §1.2-§1.4, §1.7), so CANN programs
+// that store function pointers, spell enums as types or compare against literal codes compile and behave the same.
 #include <gtest/gtest.h>
 
 #include <type_traits>

@@ -1,4 +1,4 @@
-// Concurrency (issue 6 item 2): several streams on one thread ordered by events (upload → compute →
+// Concurrency: several streams on one thread ordered by events (upload → compute →
 // download), events handed between host threads, and many threads waiting on one event. Results are
 // compared by value with a serial run; the ordering is proven by holding the first stream closed, not by time.
 #include <gtest/gtest.h>

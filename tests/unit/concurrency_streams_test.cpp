@@ -1,4 +1,4 @@
-// Concurrency (issue 6 item 2): many host threads, each with its own streams and executors, and several
+// Concurrency: many host threads, each with its own streams and executors, and several
 // threads sharing one stream, all computing convolution backward at once. Every result must equal a serial run
 // of the same call bit for bit (checked by value, never by timing).
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The conformance cases through the public API: aclnnConvolutionBackwardGetWorkspaceSize →
 // aclnnConvolutionBackward → aclrtSynchronizeStream, with CANN-style aclTensor descriptors (destroyed before
 // the stream runs). Besides the arithmetic this checks that validation lets every valid case through and
-// derives the same precision mode as the test side's reading of SPEC §3.5.
+// derives the same precision mode as the test side's reading of docs/contract.md §3.5.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -59,7 +59,7 @@ TEST_F(ConformanceApi, SamplesS1S3AndTtkCases) {
   EXPECT_TRUE(check(parse_case("mb0_g1_ic1oc1_iw1_ow1_kw1_sw1_pw0_dw1_tr1_opw0_dtf16_mask111_cmt0_Ascend950")));
 }
 
-// SPEC §5.4 realistic shapes (210–214), the large ones scaled down for a 2-core machine.
+// docs/contract.md §5.4 realistic shapes (210–214), the large ones scaled down for a 2-core machine.
 TEST_F(ConformanceApi, AtkRealisticShapesScaled) {
   EXPECT_TRUE(check(parse_case("mb2_g1_ic2oc2_ih7iw7_kh1kw1_sh1sw1_ph0pw0_dh1dw1_dtf32_mask111_cmt1")));  // 210
   EXPECT_TRUE(check(parse_case(  // 211/212: transposed 3-D, stride 2, padding 3
@@ -80,7 +80,7 @@ TEST_F(ConformanceApi, FeatureCasesExactly) {
   for (const std::string &text : feature_cases()) EXPECT_TRUE(check(parse_case(text, Data::kIntegers, 3)));
 }
 
-// A2/A3 reject a grouped 3-D weight gradient into FLOAT with fp16 compute (SPEC §2.3 V13).
+// A2/A3 reject a grouped 3-D weight gradient into FLOAT with fp16 compute (docs/contract.md §2.3 V13).
 bool rejected_by_v13(const ConvCase &c) {
   const ConvDesc &d = c.desc;
   const aclDataType p = promote(promote(d.dtype[0], d.dtype[1]), d.dtype[2]);

@@ -1,4 +1,4 @@
-// Determinism (issue 3 item 4): the same call gives bitwise-identical outputs for any thread count and on
+// Determinism: the same call gives bitwise-identical outputs for any thread count and on
 // every run, because every output element is summed by one thread in an order fixed by the problem.
 #include <gtest/gtest.h>
 

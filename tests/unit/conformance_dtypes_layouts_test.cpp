@@ -1,4 +1,4 @@
-// Review (issue 4): mixed and 8-bit dtypes, gapped/permuted/offset views, on the GEMM paths under ASan/UBSan
+// Mixed and 8-bit dtypes, gapped/permuted/offset views, on the GEMM paths under ASan/UBSan
 // (run also with ACLNN_CPU_ALGO=-gemm_backward_data for the flipped forward GEMM, and each ACLNN_CPU_MAX_ISA).
 #include <gtest/gtest.h>
 

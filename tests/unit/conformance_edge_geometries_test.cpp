@@ -1,4 +1,4 @@
-// Review (issue 4): the GEMM algorithms at geometry extremes the fast-path suite does not reach, checked against
+// The GEMM algorithms at geometry extremes the fast-path suite does not reach, checked against
 // the fp64 reference under ASan/UBSan; Inf/NaN next to implicit zeros on every GEMM path.
 #include <gtest/gtest.h>
 

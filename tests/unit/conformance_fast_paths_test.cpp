@@ -1,4 +1,4 @@
-// The GEMM algorithms at the edges of their blocking (issue 4): every K-block, position-tile, channel-block and
+// The GEMM algorithms at the edges of their blocking: every K-block, position-tile, channel-block and
 // microkernel-tile remainder, the NT gradWeight form (long planes) and the NN one, several K blocks per sample and
 // per output, fixed partial sums over K, groups, stride > kernel, padding ≥ kernel, dilation, transposed calls with
 // a long K, every precision, non-contiguous views; and bitwise determinism where the partials and the dynamic

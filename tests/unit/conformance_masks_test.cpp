@@ -1,5 +1,5 @@
 // outputMask and the empty-tensor path through the direct path: every mask combination, masked-off outputs
-// passed or NULL (never written either way), and the zero fills of SPEC §2.5 / §3.9.
+// passed or NULL (never written either way), and the zero fills of docs/contract.md §2.5 / §3.9.
 #include <gtest/gtest.h>
 
 #include "conformance_harness.hpp"
@@ -38,7 +38,7 @@ TEST(ConformanceMasks, EmptyBatchZeroFillsGradWeightAndGradBias) {
 }
 
 // Input C = 0 with weight [Cout, 0, k...]: gradOutput is not empty, yet the real op's empty path writes zeros to
-// gradBias (SPEC §2.5 note, §6 Q10; issue 2 decides to follow the real op).
+// gradBias (docs/contract.md §2.5, §6 Q10: we follow the real op, not PyTorch).
 TEST(ConformanceMasks, EmptyChannelsGiveZeroGradBiasEvenForNonEmptyGradOutput) {
   const ConvCase c = parse_case("mb2_g1_ic0oc8_iw15_kw2_sw2_pw0_dw1_mask111", Data::kOnes);
   CaseTensors t(c);

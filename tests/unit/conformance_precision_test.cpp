@@ -1,7 +1,7 @@
-// The precision model (SPEC §3.5–3.6, issue 3 item 3) through the direct path: operand rounding per
+// The precision model (docs/contract.md §3.5–3.6) through the direct path: operand rounding per
 // cubeMathType and product, kernel output types (dX in C, dW in fp32), gradBias reduced in gradOutput's dtype,
 // HF32 width and rounding, 8-bit encodings and FP8 overflow, NaN/Inf propagation; then a sweep over every
-// dtype combination × cubeMathType × product the SPEC lets through.
+// dtype combination × cubeMathType × product docs/contract.md §2.3 lets through.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -71,7 +71,7 @@ TEST(ConformancePrecision, Fp16OperandsUnderUseFp16) {
   EXPECT_EQ(first_value(with_grad_output(parse_case(base, Data::kOnes), 1.0 + std::ldexp(1.0, -11)), kGradInput), 1.0);
   EXPECT_EQ(first_value(with_grad_output(parse_case(base, Data::kOnes), 1.0 + 3 * std::ldexp(1.0, -11)), kGradInput),
             1.0 + std::ldexp(1.0, -9));
-  // bf16 tensors with USE_FP16 are computed in fp16 (SPEC §3.5, UT case 31): 2^-20 is below fp16's range.
+  // bf16 tensors with USE_FP16 are computed in fp16 (docs/contract.md §3.5, UT case 31): 2^-20 is below fp16's range.
   ConvCase small = with_grad_output(
       parse_case("mb1_g1_ic1oc1_iw1_kw1_dtbf16:bf16:bf16:f32:f32:f32_mask100_cmt2", Data::kOnes), std::ldexp(1.0, -26));
   EXPECT_EQ(first_value(small, kGradInput), 0.0);
@@ -79,7 +79,7 @@ TEST(ConformancePrecision, Fp16OperandsUnderUseFp16) {
 
 TEST(ConformancePrecision, HiFloat8OnAscend950) {
   // Transposed, all HIFLOAT8 except gradWeight (FLOAT), outputPadding 0; no gradBias (a HIFLOAT8 gradBias fails
-  // V14) — what SPEC §2.3 V3 accepts.
+  // V14) — what docs/contract.md §2.3 V3 accepts.
   ConvCase c = parse_case(
       "mb2_g1_ic3oc2_ih4iw4_kh3kw3_sh2sw2_ph1pw1_dh1dw1_tr1_oph0opw0"
       "_dthif8:hif8:hif8:hif8:f32:-_mask110_cmt0_Ascend950");
@@ -123,7 +123,7 @@ TEST(ConformancePrecision, NanAndInfPropagateAsIeeeArithmetic) {
   EXPECT_TRUE(std::isnan(t.t[kGradBias].get(0)));
 }
 
-// Every dtype combination a product accepts (SPEC §2.3 V2) under every cubeMathType it accepts (V6).
+// Every dtype combination a product accepts (docs/contract.md §2.3 V2) under every cubeMathType it accepts (V6).
 TEST(ConformancePrecision, EveryDtypeCubeMathTypeAndProduct) {
   const char *geometries[] = {"mb2_g2_ic4oc6_ih6iw5_kh3kw2_sh2sw1_ph1:0pw1_dh1dw2",
                               "mb1_g1_ic3oc2_id3ih4iw3_kd2kh2kw2_sd1sh2sw1_pd1ph0pw1_dd1dh1dw1_tr1_opd0oph1opw0"};

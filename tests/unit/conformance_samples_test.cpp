@@ -1,5 +1,5 @@
-// SPEC §5.1: the CANN sample programs (all-ones data, exact expected values) and §5.3's ttk cases, through the
-// direct path; conformance_api_test.cpp runs the same cases through the public API.
+// docs/contract.md §5.1: the CANN sample programs (all-ones data, exact expected values) and §5.3's ttk cases, through
+// the direct path; conformance_api_test.cpp runs the same cases through the public API.
 #include <gtest/gtest.h>
 
 #include "conformance_harness.hpp"

@@ -54,8 +54,8 @@ class DeviceWorkspace {
   void *data_ = nullptr;
 };
 
-// A scaled-down SPEC §5.1 S0: FP32, all ones, 1x1 kernel over [1,c,side,side] (default c = side = 2). Expected:
-// gradInput c, gradWeight side², gradBias side² everywhere.
+// A scaled-down docs/contract.md §5.1 S0: FP32, all ones, 1x1 kernel over [1,c,side,side] (default c = side = 2).
+// Expected: gradInput c, gradWeight side², gradBias side² everywhere.
 struct SmallCase {
   explicit SmallCase(int64_t side = 2, int64_t c = 2)
       : spatial(static_cast<size_t>(c * side * side)),
@@ -234,7 +234,7 @@ TEST_F(ConvEntry, ASmallCallOnAnIdleStreamIsDoneWhenTheLaunchReturns) {
   ASSERT_EQ(c.get_workspace_size(&size, &executor), ACLNN_SUCCESS) << last_error();
   DeviceWorkspace workspace(size);
   ASSERT_EQ(aclnnConvolutionBackward(workspace.get(), size, executor, stream_), ACLNN_SUCCESS) << last_error();
-  // Issue 5: small problems stay on the calling thread (no hand-off to the stream's thread and back).
+  // Small problems stay on the calling thread (no hand-off to the stream's thread and back).
   for (float v : c.dx) EXPECT_EQ(v, 2.0f);
   for (float v : c.dw) EXPECT_EQ(v, 4.0f);
   for (float v : c.db) EXPECT_EQ(v, 4.0f);
@@ -249,7 +249,7 @@ TEST_F(ConvEntry, AFailedValidationCreatesNoExecutor) {
   int st = aclnnConvolutionBackwardGetWorkspaceSize(c.gradOutput, c.input, c.weight, c.biasSizes, c.stride, c.padding,
                                                     c.dilation, false, c.outputPadding, 0, c.outputMask, 1, c.gradInput,
                                                     c.gradWeight, c.gradBias, &size, &executor);
-  EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << last_error();  // groups 0 (SPEC §5.6 N11)
+  EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << last_error();  // groups 0 (docs/contract.md §5.6 N11)
   EXPECT_EQ(size, 5u);
   EXPECT_EQ(executor, untouched);
 }

@@ -1,4 +1,4 @@
-// Faults at launch (issue 6 item 3, docs/faults.md): a workspace smaller than asked or outside every
+// Faults at launch (docs/faults.md): a workspace smaller than asked or outside every
 // allocation, tensor memory freed between the two phases, an executor launched twice, streams used after
 // destruction. Each gets its status code and a message; none crashes, and a call refused before execution
 // leaves every output byte as it was (the outputs start poisoned and are read back).

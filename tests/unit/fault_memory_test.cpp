@@ -1,4 +1,4 @@
-// Out of device memory (issue 6 item 3, docs/faults.md), simulated by ACLNN_CPU_MEM_LIMIT: live device blocks
+// Out of device memory (docs/faults.md), simulated by ACLNN_CPU_MEM_LIMIT: live device blocks
 // (their reserved bytes) may not exceed it; a refused aclrtMalloc is ACL_ERROR_RT_MEMORY_ALLOCATION (207001),
 // allocates nothing and leaves *devPtr alone. Host memory (aclrtMallocHost) is not limited.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// FLOAT8_E4M3FN (SPEC §4.4): spot values, overflow in both modes, all 256 codes, every rounding midpoint, and
-// random patterns against the reference.
+// FLOAT8_E4M3FN (docs/contract.md §4.4): spot values, overflow in both modes, all 256 codes, every rounding midpoint,
+// and random patterns against the reference.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -75,7 +75,8 @@ TEST(NumericsE4m3fn, OverflowSaturatesTo448) {
 }
 
 // PyTorch's float8_e4m3fn cast: every value whose RNE result would pass 448 is NaN, so 464 < |x| < 480 is NaN
-// too (SPEC §4.4 says 479.99 → 448 here; PyTorch's code rounds it to the NaN pattern, and we follow the code).
+// too (the specification behind docs/contract.md §4.4 said 479.99 → 448 here; PyTorch's code rounds it to the NaN
+// pattern, and we follow the code).
 TEST(NumericsE4m3fn, OverflowGivesSignedNanInPyTorchMode) {
   EXPECT_EQ(fp32_to_e4m3fn(std::nextafter(464.0f, kInf), kNan), 0x7F);
   EXPECT_EQ(fp32_to_e4m3fn(479.99f, kNan), 0x7F);

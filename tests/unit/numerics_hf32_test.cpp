@@ -1,5 +1,5 @@
-// FP32 -> HF32 (SPEC §4.2): the worked examples for m = 11 and m = 10, both rounding modes, specials, subnormals,
-// the golden's integer formula, and many patterns against the double-arithmetic reference.
+// FP32 -> HF32 (docs/contract.md §4.2): the worked examples for m = 11 and m = 10, both rounding modes, specials,
+// subnormals, the golden's integer formula, and many patterns against the double-arithmetic reference.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,7 +22,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr Hf32Rounding kAway = Hf32Rounding::kTiesAway;
 constexpr Hf32Rounding kEven = Hf32Rounding::kNearestEven;
 
-// SPEC §4.2 worked examples, written for mantissa width m: ulp = 2^-m at 1.0.
+// docs/contract.md §4.2 worked examples, written for mantissa width m: ulp = 2^-m at 1.0.
 void expect_worked_examples(int m) {
   SCOPED_TRACE(m);
   const float ulp = std::ldexp(1.0f, -m);
@@ -82,7 +82,8 @@ TEST(NumericsHf32, SubnormalsRoundOnTheLowestBinadeGrid) {
   EXPECT_EQ(bits_of(round_to_hf32(std::numeric_limits<float>::denorm_min(), 10, kAway)), 0u);
 }
 
-// SPEC §4.2 states the golden's formula u' = (u + 2^(22-m)) & ~(2^(23-m) - 1) for ties-away; check it literally.
+// docs/contract.md §4.2 states the golden's formula u' = (u + 2^(22-m)) & ~(2^(23-m) - 1) for ties-away; check it
+// literally.
 TEST(NumericsHf32, TiesAwayIsTheGoldenIntegerFormula) {
   MismatchLog log("round_to_hf32 vs (u + half) & mask");
   for (int m : {10, 11}) {

@@ -1,5 +1,5 @@
-// HiFloat8 (SPEC §4.3): the spec's decode spot values and encode vectors, all 256 codes, every rounding midpoint,
-// and random patterns against the reference.
+// HiFloat8 (docs/contract.md §4.3): the spec's decode spot values and encode vectors, all 256 codes, every rounding
+// midpoint, and random patterns against the reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,7 +65,7 @@ TEST(NumericsHifloat8, EncodeVectors) {
       {0x1.8p-17f, 0x07},
       {0x1.8p-16f, 0x7E},
       {1e-9f, 0x00},
-      // Further cases from SPEC §4.3's rules.
+      // Further cases from docs/contract.md §4.3's rules.
       {std::nextafter(40960.0f, 0.0f), 0x6E},
       {32768.0f, 0x6E},
       {1e30f, 0x6F},

@@ -1,5 +1,5 @@
 // aclInit / aclFinalize / aclFinalizeReference, calls outside an initialised runtime, device and context
-// reference counts, and the seed sample's error paths (SPEC §1.6, §1.7 item 6).
+// reference counts, and the seed sample's error paths (docs/contract.md §1.6, §1.7 item 6).
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -156,8 +156,8 @@ TEST_F(LifecycleTest, AConfigFileThatCannotBeReadIsInvalidFile) {
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
-// SPEC §1.7 item 6: the unmodified seed sample runs Finalize() twice, may pass an uninitialised stream handle
-// to aclrtDestroyStream, and frees device memory after aclFinalize. None of it may crash.
+// docs/contract.md §1.7 item 6: the unmodified seed sample runs Finalize() twice, may pass an uninitialised stream
+// handle to aclrtDestroyStream, and frees device memory after aclFinalize. None of it may crash.
 TEST_F(LifecycleTest, TheSeedSampleErrorPathsReturnCodesAndNeverCrash) {
   int garbage_object = 0;
   const aclrtStream garbage = &garbage_object;                     // what an uninitialised local may hold

@@ -1,4 +1,5 @@
-// aclrt{Ctx,}{Get,Set}SysParamOpt share one value store (SPEC §1.6); runtime::deterministic_option reads it.
+// aclrt{Ctx,}{Get,Set}SysParamOpt share one value store (docs/contract.md §1.6); runtime::deterministic_option reads
+// it.
 #include <cstdint>
 
 #include "runtime/sys_params.hpp"

@@ -1,4 +1,4 @@
-// Soak (issue 6 item 4): a fixed number of mixed calls — random valid problems and random faults — from two
+// Soak: a fixed number of mixed calls — random valid problems and random faults — from two
 // host threads on three shared streams. Every valid result is checked against the fp64 reference, every
 // fault gets its status code and leaves the outputs untouched, and at the end every registry of the runtime
 // and of the aclnn layer is back where it started (LeakSanitizer, in the asan preset, checks the heap).

@@ -1,4 +1,4 @@
-// Bounds safety beyond CANN (issue 2, item 6): a view whose data pointer lies inside an aclrtMalloc allocation
+// Bounds safety beyond CANN: a view whose data pointer lies inside an aclrtMalloc allocation
 // must fit inside it. The allocation's real extent (aclrtMalloc rounds and pads the size) is read back through
 // runtime::find_allocation, so each case can place a view exactly at, or just past, the end.
 #include <memory>

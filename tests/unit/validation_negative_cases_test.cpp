@@ -1,4 +1,4 @@
-// SPEC §5.6: the negative cases N1–N28, each one change to the base case B (A2/A3 unless noted).
+// docs/contract.md §5.6: the negative cases N1–N28, each one change to the base case B (A2/A3 unless noted).
 // N1–N26 run through conv_bwd::validate; N27 through the public phase-two entry point. N28 needs an executor
 // with a positive workspace and is covered by executor_lifecycle_test.cpp (N28_*), owned by the API layer.
 // Plus one end-to-end check that a validation failure reaches the caller through the public phase-one entry.
@@ -182,7 +182,7 @@ TEST_F(ValidationNegativeCases, N20_GradOutputChannels) {
 }
 
 TEST_F(ValidationNegativeCases, N21_WrongTwoDimSpatialSizeIsRejected) {
-  // Not rejected by CANN's checker; rejected here (issue 2, Q3).
+  // Not rejected by CANN's checker; rejected here (docs/contract.md §6 Q3).
   Spec s = base_case();
   s.grad_output->shape = {1, 16, 7, 7};
   expect(s, ACLNN_ERR_PARAM_INVALID, "gradOutput");

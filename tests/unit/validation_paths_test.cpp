@@ -1,5 +1,5 @@
 // After CheckParams: V11 (deterministic + groups), the compute-path rejections V12–V14, and the empty-tensor
-// path E1–E3 (SPEC §2.5).
+// path E1–E3 (docs/contract.md §2.5).
 #include "validation_support.hpp"
 
 namespace validation_test {
@@ -126,7 +126,7 @@ TEST_F(ValidationComputePath, GradBiasOutsideTheReductionDtypesOn950Is561103) {
 
 // ---- E1 ----
 
-// A valid empty call: input batch 0 (SPEC §5.6 N24/N25 base).
+// A valid empty call: input batch 0 (docs/contract.md §5.6 N24/N25 base).
 Spec empty_batch() {
   Spec s = base_case();
   s.input->shape = {0, 16, 10, 10};
@@ -225,7 +225,7 @@ TEST_F(ValidationEmptyPath, KernelMustFitThePaddedInput) {
   expect(s, ACLNN_ERR_PARAM_INVALID, "along H the padded input size 2 is smaller than the dilated kernel size 5");
   s.padding = Shape{2, 2};
   expect(s, ACLNN_SUCCESS);
-  // Asymmetric 2-D padding counts begin + end per dim (not CANN's padding[i-2] quirk, SPEC §6 Q24).
+  // Asymmetric 2-D padding counts begin + end per dim (not CANN's padding[i-2] quirk, docs/contract.md §6 Q24).
   s.padding = Shape{3, 0, 0, 3};
   expect(s, ACLNN_SUCCESS);
 }

@@ -153,7 +153,7 @@ TEST_F(ValidationProblem, PromotedDtype) {
   }
 }
 
-// SPEC §3.5 / issue 3, written out per product: expected compute type for FLOAT, FLOAT16, BF16 by cmt.
+// docs/contract.md §3.5, written out per product: expected compute type for FLOAT, FLOAT16, BF16 by cmt.
 struct ComputeRow {
   Product product;
   int cmt;

@@ -1,4 +1,4 @@
-// Strict mode (issue 2, item 5): the emulated product's documented hardware limits (SPEC §2.4c) are enforced
+// Strict mode: the emulated product's documented hardware limits (docs/contract.md §2.4c) are enforced
 // with 561103 only when strict mode is on; by default every math-valid call is accepted.
 #include "validation_support.hpp"
 

@@ -61,7 +61,7 @@ struct Spec {
   }
 };
 
-// SPEC §5.6 base case B: a valid 2-D FLOAT16 call on A2/A3.
+// docs/contract.md §5.6 base case B: a valid 2-D FLOAT16 call on A2/A3.
 inline Spec base_case() {
   Spec s;
   s.grad_output = TensorSpec({1, 16, 8, 8}, ACL_FLOAT16);

@@ -1,9 +1,10 @@
-// SPEC §5.2: the 73 active ops-nn UT cases of aclnnConvolutionBackward (phase one only: the status of
+// docs/contract.md §5.2: the 73 active ops-nn UT cases of aclnnConvolutionBackward (phase one only: the status of
 // GetWorkspaceSize), run under the product their SoC column names. Rows marked 910* ("test in ascend910",
 // executed upstream on the Ascend910B stub) run under both Ascend910B and Ascend910; the legacy product gives
 // the same status for all of them (rows 1-4 are FLOAT16, or FLOAT with cubeMathType 1/2 that legacy computes
 // in FP16; rows 5-6 fail format checks before any product-specific rule).
-// The cells are copied from the SPEC table and parsed here, so the table can be compared with the SPEC by eye.
+// The cells are copied from the specification's table of these cases (docs/contract.md §5.2) and parsed here, so they
+// can be compared with it by eye.
 #include <cstdlib>
 #include <sstream>
 
@@ -193,7 +194,7 @@ int expected_status(const std::string &expected) {
   return -1;
 }
 
-// For each error row, a piece of the message naming the rule the SPEC's "reason" column gives.
+// For each error row, a piece of the message naming the rule the table's "reason" column gives.
 const char *expected_reason(int number) {
   switch (number) {
     case 5:

@@ -1,6 +1,6 @@
-// gradBias (SPEC §3.2 / §3.3): db[c] = Σ_n Σ_o gradOutput[n, c, o], read from the user's gradOutput with its
-// original values (never rounded to the compute type), summed in 32 double lanes in a fixed order, rounded to
-// gradOutput's dtype (SPEC §3.5 step 5), then stored in gradBias's dtype.
+// gradBias (docs/contract.md §3.2 / §3.3): db[c] = Σ_n Σ_o gradOutput[n, c, o], read from the user's gradOutput with
+// its original values (never rounded to the compute type), summed in 32 double lanes in a fixed order, rounded to
+// gradOutput's dtype (docs/contract.md §3.5 step 5), then stored in gradBias's dtype.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// gradInput (SPEC §3.2 non-transposed: backward-data of gradOutput; §3.3 transposed: forward convolution of
+// gradInput (docs/contract.md §3.2 non-transposed: backward-data of gradOutput; §3.3 transposed: forward convolution of
 // gradOutput), both through the gather loop nest.
 #pragma once
 

@@ -1,4 +1,4 @@
-// gradWeight (SPEC §3.2 / §3.3, one formula in canonical roles):
+// gradWeight (docs/contract.md §3.2 / §3.3, one formula in canonical roles):
 //   dw[g·Cy_g + cy, cx, κ] = Σ_n Σ_o dy[n, g·Cy_g + cy, o] · x[n, g·Cx_g + cx, o·s − pb + κ·dil]
 // with dy := gradOutput, x := input (non-transposed) or dy := input, x := gradOutput (transposed), and o
 // restricted in closed form to the positions whose x index lies in [0, In). Summed n, then o in D, H, W

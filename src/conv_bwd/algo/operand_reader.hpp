@@ -1,5 +1,5 @@
 // Reads runs of a user operand (any supported dtype, any strides) as fp32 already rounded to the compute type:
-// the conversion and rounding that issue 4 asks to fuse into packing, so the fast algorithms never stage whole
+// the conversion and rounding fused into packing, so the fast algorithms never stage whole
 // tensors. It also remembers whether it met a value that is not finite after rounding (see gemm_algorithms.hpp).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The NPU's rounding model for one call (SPEC §3.5–3.6, issue 3 item 3), applied by every algorithm:
+// The NPU's rounding model for one call (docs/contract.md §3.5–3.6), applied by every algorithm:
 // operands are rounded to the compute type C, products are exact, sums are accumulated in double and rounded
 // once to the fp32 accumulator the cube writes, then to the kernel's output type, then stored in the user's
 // dtype (tensor_io's store_value).
@@ -40,7 +40,7 @@ class Rounding {
   // The fast algorithms' fp32 accumulator, rounded as grad_input(double) rounds its sum.
   float grad_input(float accumulator) const;
 
-  // dX kernels output C: fp32 accumulator, then FP16/BF16 when C is one of them (SPEC §3.5 step 4).
+  // dX kernels output C: fp32 accumulator, then FP16/BF16 when C is one of them (docs/contract.md §3.5 step 4).
   float grad_input(double sum) const;
 
   // grad_input(float) applied in place to v[0 .. count).
@@ -61,7 +61,7 @@ class Rounding {
   // dW kernels always output fp32.
   float grad_weight(double sum) const { return static_cast<float>(sum); }
 
-  // gradBias is a ReduceSum of the original gradOutput in gradOutput's dtype (SPEC §3.5 step 5).
+  // gradBias is a ReduceSum of the original gradOutput in gradOutput's dtype (docs/contract.md §3.5 step 5).
   float grad_bias(double sum) const;
 
   Fp8Overflow fp8_overflow() const { return fp8_overflow_; }

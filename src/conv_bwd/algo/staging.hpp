@@ -1,7 +1,7 @@
 // Operands staged in the workspace: contiguous fp32 copies of gradOutput, input and weight in their
 // [A][B][D][H][W] order, each element already rounded to the compute type, so that the algorithms read plain
 // floats whatever the user's dtype, strides and offset (CANN's executor makes the same contiguous, cast
-// copies before its kernels run, SPEC §3.10).
+// copies before its kernels run, docs/contract.md §3.10).
 #pragma once
 
 #include <cstdint>

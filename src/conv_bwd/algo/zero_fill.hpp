@@ -1,4 +1,4 @@
-// The empty-tensor path's only arithmetic (SPEC §2.5, §3.9): an output filled with zeros through its view.
+// The empty-tensor path's only arithmetic (docs/contract.md §2.5, §3.9): an output filled with zeros through its view.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// V5 (SPEC §2.3): attribute values. The array lengths (CANN checks them later, in V8) are checked first here so
-// no rule ever indexes past an array; every length or value failure is 161002 either way.
+// V5 (docs/contract.md §2.3): attribute values. The array lengths (CANN checks them later, in V8) are checked first
+// here so no rule ever indexes past an array; every length or value failure is 161002 either way.
 #include <string>
 #include <vector>
 
@@ -65,7 +65,7 @@ int check_output_padding(const Call &call) {
     return ACLNN_SUCCESS;
   }
   if (int status = check_at_least("outputPadding", op, 0)) return status;
-  // Only 3-D calls bound outputPadding by stride (SPEC §6 Q12); the test is strict.
+  // Only 3-D calls bound outputPadding by stride (docs/contract.md §6 Q12); the test is strict.
   if (call.dims == 5) {
     const Span<int64_t> stride = call.stride();
     for (size_t i = 0; i < op.size(); ++i) {

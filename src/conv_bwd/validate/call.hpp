@@ -51,11 +51,11 @@ struct Call {
   int rank(int slot) const { return static_cast<int>(tensor(slot).shape.size()); }
 
   bool transposed() const { return args.transposed; }
-  // X plays the forward-conv input, Y the forward-conv output (SPEC §2.1).
+  // X plays the forward-conv input, Y the forward-conv output (docs/contract.md §2.1).
   int x_slot() const { return args.transposed ? kGradOutput : kInput; }
   int y_slot() const { return args.transposed ? kInput : kGradOutput; }
 
-  // Any of input, weight, gradOutput holds no element: the empty-tensor path (SPEC §2.2 F4).
+  // Any of input, weight, gradOutput holds no element: the empty-tensor path (docs/contract.md §2.2 F4).
   bool any_input_empty() const { return numel[kGradOutput] == 0 || numel[kInput] == 0 || numel[kWeight] == 0; }
 
   Span<int64_t> stride() const { return args.stride.values; }

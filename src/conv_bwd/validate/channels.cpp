@@ -1,6 +1,6 @@
-// V9 (SPEC §2.3): channel counts against weight and groups, with the X/Y roles of SPEC §2.1
+// V9 (docs/contract.md §2.3): channel counts against weight and groups, with the X/Y roles of docs/contract.md §2.1
 // (X = input, Y = gradOutput; swapped when transposed). Plus, on the non-empty path, our rule that
-// weight.shape[0] is a multiple of groups (issue 2, Q4; CANN checks it only on the empty path).
+// weight.shape[0] is a multiple of groups (docs/contract.md §6 Q4; CANN checks it only on the empty path).
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"

@@ -1,4 +1,4 @@
-// V12–V14 (SPEC §2.3): what the real op rejects only once it builds its kernels (non-empty path).
+// V12–V14 (docs/contract.md §2.3): what the real op rejects only once it builds its kernels (non-empty path).
 //  V12: 3-D on a legacy product → 161002.
 //  V13: A2/A3 native 3-D grouped weight gradient in FLOAT from FP16 arithmetic → 161002 (the 2-D re-routing
 //       that turns it into 561103 upstream is not emulated, Q25).

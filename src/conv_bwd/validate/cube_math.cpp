@@ -1,4 +1,4 @@
-// V6 (SPEC §2.3): cubeMathType must be 0..3 (4, USE_FP32_ADD, was dropped upstream: Q7), and the legacy
+// V6 (docs/contract.md §2.3): cubeMathType must be 0..3 (4, USE_FP32_ADD, was dropped upstream: Q7), and the legacy
 // products' cube unit has no FP32/BF16 mode for some of those values.
 #include <string>
 

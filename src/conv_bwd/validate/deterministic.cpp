@@ -1,4 +1,4 @@
-// V11 (SPEC §2.3): with the process-level deterministic option on, the real op refuses grouped weight
+// V11 (docs/contract.md §2.3): with the process-level deterministic option on, the real op refuses grouped weight
 // gradients on the archs it names (in practice 3-D on legacy products, which V12 rejects anyway).
 #include <string>
 

@@ -1,5 +1,5 @@
-// V2 (SPEC §2.3): every tensor's dtype must be in the emulated product's list; on the 950 the outputs must also
-// match their inputs. Also the dtype promotion of SPEC §2.1.
+// V2 (docs/contract.md §2.3): every tensor's dtype must be in the emulated product's list; on the 950 the outputs must
+// also match their inputs. Also the dtype promotion of docs/contract.md §2.1.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ std::vector<aclDataType> supported_dtypes(const Call &call) {
     case ArchClass::kA2A3:
       return {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
     case ArchClass::k950:
-      // The code's lists (SPEC §6 Q5): FLOAT8_E4M3FN only for transposed=false.
+      // The code's lists (docs/contract.md §6 Q5): FLOAT8_E4M3FN only for transposed=false.
       if (call.transposed()) return {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_HIFLOAT8};
       return {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_HIFLOAT8, ACL_FLOAT8_E4M3FN};
   }
@@ -50,7 +50,7 @@ bool is_8bit(aclDataType dtype) { return dtype == ACL_HIFLOAT8 || dtype == ACL_F
 
 aclDataType promote_dtype(aclDataType a, aclDataType b) {
   if (a == b) return a;
-  // Mixes with an 8-bit type have no table entry; CANN's lookup yields 0 = FLOAT (SPEC §6 Q16).
+  // Mixes with an 8-bit type have no table entry; CANN's lookup yields 0 = FLOAT (docs/contract.md §6 Q16).
   // FLOAT with FLOAT16/BF16 and FLOAT16 with BF16 all promote to FLOAT.
   return ACL_FLOAT;
 }

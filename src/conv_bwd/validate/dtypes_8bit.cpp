@@ -1,4 +1,4 @@
-// V3 (SPEC §2.3, 950 only): which combinations of HIFLOAT8 / FLOAT8_E4M3FN tensors the real op accepts.
+// V3 (docs/contract.md §2.3, 950 only): which combinations of HIFLOAT8 / FLOAT8_E4M3FN tensors the real op accepts.
 // With both gradInput and gradWeight passed, 8-bit only survives for transposed=true with outputMask[0].
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
-// E1–E3 (SPEC §2.5): the empty-tensor path, entered when input, weight or gradOutput holds no element. All
+// E1–E3 (docs/contract.md §2.5): the empty-tensor path, entered when input, weight or gradOutput holds no element. All
 // failures are 161002 (a NULL biasSizes too). E3 applies to A2/A3 and 950 only.
-// Deviation (SPEC §6 Q24): the padded-size test uses each dim's begin+end pads, not CANN's padding[i-2] quirk.
+// Deviation (docs/contract.md §6 Q24): the padded-size test uses each dim's begin+end pads, not CANN's padding[i-2]
+// quirk.
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"

@@ -1,4 +1,4 @@
-// V4 (SPEC §2.3): the storage format each view rank allows; ranks other than 3/4/5 are rejected here.
+// V4 (docs/contract.md §2.3): the storage format each view rank allows; ranks other than 3/4/5 are rejected here.
 // gradBias must be ND for transposed=false on A2/A3 and 950.
 #include <string>
 

@@ -1,5 +1,5 @@
 // Turns a validated call into the Problem execution reads: copies of the tensors (callers may destroy theirs
-// right after the call), attributes lifted to 3 spatial dims, and the precision (SPEC §3.5, issue 3).
+// right after the call), attributes lifted to 3 spatial dims, and the precision (docs/contract.md §3.5).
 #include "conv_bwd/validate/stages.hpp"
 
 namespace aclnn_cpu {
@@ -19,7 +19,7 @@ TensorArg copy_tensor(const TensorView &t, int64_t numel) {
   return arg;
 }
 
-// SPEC §3.5: FP16 for USE_FP16 and (on legacy) for ALLOW_FP32_DOWN_PRECISION; HF32 for FLOAT with 1 or 3 on
+// docs/contract.md §3.5: FP16 for USE_FP16 and (on legacy) for ALLOW_FP32_DOWN_PRECISION; HF32 for FLOAT with 1 or 3 on
 // A2/A3/950; 8-bit operands are never widened or narrowed by cubeMathType. FLOAT8_E4M3FN (only reachable with
 // all inputs FLOAT8_E4M3FN) decodes exactly to FP32, so it computes as FP32.
 ComputeType compute_type(ArchClass arch, aclDataType promoted, int cmt) {
@@ -33,7 +33,8 @@ ComputeType compute_type(ArchClass arch, aclDataType promoted, int cmt) {
   return ComputeType::kFp16;
 }
 
-// HF32 keeps 11 mantissa bits on Ascend910B / Ascend910_93 and 10 on Ascend950 (issue 3); legacy has no HF32.
+// HF32 keeps 11 mantissa bits on Ascend910B / Ascend910_93 and 10 on Ascend950 (docs/contract.md §4.2, §6 Q8); legacy
+// has no HF32.
 int hf32_bits(Product product) { return product == Product::kAscend950 ? 10 : 11; }
 
 void lift_attributes(const Call &call, Problem *p) {

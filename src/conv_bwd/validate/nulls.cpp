@@ -1,4 +1,4 @@
-// V1 (SPEC §2.3): CANN's null checks. All failures are 161001, including a wrong outputMask length (Q2).
+// V1 (docs/contract.md §2.3): CANN's null checks. All failures are 161001, including a wrong outputMask length (Q2).
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"

@@ -1,5 +1,5 @@
-// V7 and V8 (SPEC §2.3): the empty short-circuit of A2/A3/950, then ranks and output shapes. V8's array-length
-// checks already ran at the start of V5.
+// V7 and V8 (docs/contract.md §2.3): the empty short-circuit of A2/A3/950, then ranks and output shapes. V8's
+// array-length checks already ran at the start of V5.
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"

@@ -1,7 +1,7 @@
 // Spatial sizes of gradOutput against input, weight and the attributes.
-//  * 3-D: CANN's V10 (SPEC §2.3): Y must be the forward-conv size of X (X/Y roles of §2.1), so a transposed call
-//    accepts any gradOutput size that some outputPadding in [0, stride) would give.
-//  * 1-D/2-D: CANN checks nothing here; we reject an inconsistent gradOutput (issue 2, Q3) with 161002. The
+//  * 3-D: CANN's V10 (docs/contract.md §2.3): Y must be the forward-conv size of X (X/Y roles of §2.1), so a transposed
+// call    accepts any gradOutput size that some outputPadding in [0, stride) would give.
+//  * 1-D/2-D: CANN checks nothing here; we reject an inconsistent gradOutput (docs/contract.md §6 Q3) with 161002. The
 //    expected size is the forward-conv output for transposed=false and, for transposed=true, the transposed one
 //    with the outputPadding given (exact match; formulas in conv_bwd/output_size.hpp).
 //  * 1-D/2-D batch: gradOutput.shape[0] must equal input.shape[0] (Q3). (3-D: see check_compute_path.)

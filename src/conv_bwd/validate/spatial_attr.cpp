@@ -1,5 +1,5 @@
 // Reads the attributes of one spatial dim once V5 has validated the array lengths. A 2-D padding of length 4
-// is [top, bottom, left, right] (SPEC §2.4b). outputPadding only ever adds at the end of a dim, so from a
+// is [top, bottom, left, right] (docs/contract.md §2.4b). outputPadding only ever adds at the end of a dim, so from a
 // 4-element 2-D outputPadding we take the begin entries [0] (H) and [2] (W), by analogy with padding.
 #include "conv_bwd/validate/stages.hpp"
 

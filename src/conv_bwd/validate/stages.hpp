@@ -1,4 +1,4 @@
-// The validation stages, in the order validate() runs them (SPEC §2.3 V1–V14, §2.5 E1–E3, plus our view and
+// The validation stages, in the order validate() runs them (docs/contract.md §2.3 V1–V14, §2.5 E1–E3, plus our view and
 // memory safety checks and strict mode). Each returns ACLNN_SUCCESS or the failing status, having recorded the
 // message; a stage may rely on every stage before it having passed.
 #pragma once
@@ -33,7 +33,7 @@ bool empty_short_circuit(const Call &call);
 int check_shapes(const Call &call);
 // Ours: data pointers present, view extents representable and inside their aclrtMalloc allocation.
 int check_memory(const Call &call);
-// V9 and our weight.shape[0] % groups rule (issue 2, Q4).
+// V9 and our weight.shape[0] % groups rule (docs/contract.md §6 Q4).
 int check_channels(const Call &call);
 
 // A rule broken by one tensor: its slot (-1 when the rule holds) and the message it fails with.
@@ -45,7 +45,7 @@ struct Fault {
 // `about` (-1: any), without recording anything: check_channels, and the root cause of an earlier rule that
 // fails because of it. Needs V8's equal ranks.
 Fault channel_fault(const Call &call, int about);
-// V10 for 3-D; for 1-D/2-D our gradOutput batch/spatial consistency rule (issue 2, Q3).
+// V10 for 3-D; for 1-D/2-D our gradOutput batch/spatial consistency rule (docs/contract.md §6 Q3).
 int check_spatial(const Call &call);
 // V11: deterministic mode with groups > 1.
 int check_deterministic(const Call &call);
@@ -53,10 +53,10 @@ int check_deterministic(const Call &call);
 int check_empty_path(const Call &call);
 // V12–V14: what the real op rejects on its compute path.
 int check_compute_path(const Call &call);
-// Strict mode: the emulated product's documented hardware limits (SPEC §2.4c), on the normalised problem.
+// Strict mode: the emulated product's documented hardware limits (docs/contract.md §2.4c), on the normalised problem.
 int check_strict(const Call &call, const Problem &problem);
 
-// SPEC §2.1 promotion of two accepted dtypes.
+// docs/contract.md §2.1 promotion of two accepted dtypes.
 aclDataType promote_dtype(aclDataType a, aclDataType b);
 bool is_8bit(aclDataType dtype);
 

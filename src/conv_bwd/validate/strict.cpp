@@ -1,6 +1,6 @@
-// Strict mode (ACLNN_CPU_STRICT=1, issue 2 item 5): also reject what the emulated product's hardware cannot run,
-// per the limits its documentation lists (SPEC §2.4c; CANN itself does not check them in the aclnn layer, the
-// kernels fail later). Failures are 561103, like the real op's kernel-level failures. Runs on the normalised
+// Strict mode (ACLNN_CPU_STRICT=1): also reject what the emulated product's hardware cannot run,
+// per the limits its documentation lists (docs/contract.md §2.4c; CANN itself does not check them in the aclnn layer,
+// the kernels fail later). Failures are 561103, like the real op's kernel-level failures. Runs on the normalised
 // problem, so 1-D/2-D attributes are already in their D/H/W slots (lifted dims hold 1/0 and pass every limit).
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
-// aclnnConvolutionBackwardGetWorkspaceSize's validation, stage by stage in CANN's order (SPEC §2.2/§2.3), with
-// our own safety stages placed where they first can run:
+// aclnnConvolutionBackwardGetWorkspaceSize's validation, stage by stage in CANN's order (docs/contract.md §2.2,
+// §2.3), with our own safety stages placed where they first can run:
 //   V1 nulls → V2 dtypes → V3 8-bit (950) → V4 formats → [views: shapes/strides well formed] → V5 attributes
 //   (array lengths first) → V6 cubeMathType → V7 empty short-circuit → V8 shapes → [memory: data, extents,
 //   allocation bounds] → V9 channels/groups → V10 spatial sizes (+ our 1-D/2-D rule) → V11 deterministic →

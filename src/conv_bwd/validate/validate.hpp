@@ -1,5 +1,6 @@
 // Validation of aclnnConvolutionBackwardGetWorkspaceSize, in the order the real op applies its rules
-// (SPEC §2.3 V1–V14, empty path §2.5), plus our own bounds and overflow safety and the optional strict mode.
+// (docs/contract.md §2.3 V1–V14, empty path §2.5), plus our own bounds and overflow safety and the optional strict
+// mode.
 #pragma once
 
 #include <cstdint>
