@@ -82,11 +82,11 @@ def test_the_cmake_installed_package_through_a_pth_file(tmp_path: Path) -> None:
     assert report["package"].startswith(str(site)) and report["origin"] == "the install prefix"
 
 
-def test_the_usage_pages_example_prints_what_the_page_says(tmp_path: Path) -> None:
+def test_the_readmes_example_prints_what_the_readme_says(tmp_path: Path) -> None:
     site = PREFIX / PACKAGE_UNDER_PREFIX
     if not (site / "aclnn_cpu" / "_install_prefix.py").is_file():
         pytest.skip(f"no cmake-installed package under {site} (ACLNN_CPU_TEST_PREFIX)")
-    text = (PYTHON_DIR.parent / "docs" / "usage.md").read_text()  # the README links its "From Python" section
+    text = (PYTHON_DIR.parent / "README.md").read_text()
     section = text[text.index("## From Python"):]
     script = section[section.index("```sh\n") + 6:section.index("\n```\n")]
     promised = re.search(r"prints `([^`]*)`", section).group(1)
