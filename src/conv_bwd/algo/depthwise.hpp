@@ -1,6 +1,7 @@
-// Direct algorithms by row kernels on rounded planes (see depthwise.cpp): depthwise_weight (Cx_g = 1) and
-// direct_data (Cx_g = 1, any stride; or at stride 1 up to kMaxDirectChannels channels per group on both sides, with
-// two groups or more above kMaxDirectChannelsOneGroup).
+// Direct algorithms by row kernels on rounded planes, one file each: depthwise_weight (Cx_g = 1;
+// depthwise_weight.cpp), direct_data (Cx_g = 1, any stride; or at stride 1 up to kMaxDirectChannels channels per
+// group on both sides, with two groups or more above kMaxDirectChannelsOneGroup; direct_data.cpp) and depthwise_both
+// (depthwise_both.cpp). What they share: depthwise_planes.hpp.
 // direct_data serves a convolution's gradInput (not a transposed call's, whose gradInput is the forward relation).
 #pragma once
 
