@@ -38,7 +38,7 @@ bool has_elements(const TensorArg &t) {
   return true;
 }
 
-// SPEC §2.5: zeros for gradWeight and gradBias when requested and non-empty; gradInput is not written.
+// docs/contract.md §2.5: zeros for gradWeight and gradBias when requested and non-empty; gradInput is not written.
 int run_empty_path(const Problem &p) {
   const TensorArg *outputs[2] = {&p.grad_weight, &p.grad_bias};
   for (int i = 0; i < 2; ++i) {
@@ -121,7 +121,8 @@ bool run_gemm(const Plan &plan, const OutputPlan &o, const Canonical &c, const R
   return e != nullptr && e->run(c, plan.kernels, o.config, gemm_scratch(plan, base), rounding);
 }
 
-// The format the cube reads the operands in (SPEC §3.5), e.g. "hf32-11" for FP32 with cubeMathType 1 on A2/A3.
+// The format the cube reads the operands in (docs/contract.md §3.5), e.g. "hf32-11" for FP32 with cubeMathType 1 on
+// A2/A3.
 std::string compute_text(const Problem &p) {
   switch (p.compute) {
     case ComputeType::kFp32:
@@ -167,10 +168,10 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   // them) sums each channel as it reads it.
   const bool fused = gemm_input && gemm_weight_out && plan.depthwise_fused;
   float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
-  if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, plan.kernels.dw->isa, rounding, bias_sums);
+  if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, plan.kernels.rows->isa, rounding, bias_sums);
   bool input_done = false, weight_done = false;  // by the fused pass
   if (fused) {
-    const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.dw, gemm_scratch(plan, base), rounding, c.grad_input,
+    const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.rows, gemm_scratch(plan, base), rounding, c.grad_input,
                                                c.grad_weight, p.mask[2] ? bias_sums : nullptr);
     input_done = fin.grad_input;
     weight_done = fin.grad_weight;

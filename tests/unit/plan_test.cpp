@@ -216,7 +216,7 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   EXPECT_EQ(common_blocking(p.grad_weight.config)->items, 8);
   EXPECT_EQ(common_blocking(p.grad_weight.config)->slot_floats, 136 + 121 + 2 * 9 * 16);
-  EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
+  EXPECT_STREQ(p.kernels.rows->name, "dw_rows_f32__scalar");
   // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
   const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));
   EXPECT_EQ(t.grad_input.algorithm, Algorithm::kGemmForward);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
-#include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -33,9 +33,9 @@ DirectBlocking direct_data_blocking(const Canonical &c, const GemmKernels &k, in
 
 // False when the shifted layout met a non-finite result (its padding products may have made it): the caller then
 // recomputes the output with the reference. direct_data at strides above 1 multiplies no padding: always true.
-bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool depthwise_weight(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight);
-bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool direct_data(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                  const View5 &grad_input);
 
 // Both gradients in one pass over the planes (each dy channel read once), when depthwise_fused_refusal(c) is "":
@@ -46,9 +46,8 @@ struct DepthwiseFinite {
 };
 std::string depthwise_fused_refusal(const Canonical &c);
 int64_t depthwise_fused_floats(const Canonical &c);  // per slot
-DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
-                               float *bias_sums);
+DepthwiseFinite depthwise_both(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                               const View5 &grad_input, const View5 &grad_weight, float *bias_sums);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

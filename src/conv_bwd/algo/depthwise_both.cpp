@@ -31,7 +31,7 @@ struct FusedLayout {
 
   explicit FusedLayout(const Canonical &c) : geo(c), fgeo(flipped_problem(c)) {
     const Canonical f = flipped_problem(c);
-    wq = round_up(geo.q_len, kDwTapLanes);
+    wq = round_up(geo.q_len, kTapLanes);
     x_box = wq + geo.max_shift;
     dq = round_up(fgeo.q_len, kDirectBlock);
     lead = (f.pad_begin[0] * geo.hp + f.pad_begin[1]) * geo.wp + f.pad_begin[2];
@@ -40,13 +40,13 @@ struct FusedLayout {
 
   int64_t slot_floats(const Canonical &c) const {
     const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
-    return x_box + m_n * y_buf + m_n * kk * kDwTapLanes + dq + 2 * m_n * kk;
+    return x_box + m_n * y_buf + m_n * kk * kTapLanes + dq + 2 * m_n * kk;
   }
 };
 
 // Lanes and x box as depthwise_weight_shifted, dy and dx as direct_data_shifted (the same sums, in the same order:
 // the same bits as the two passes).
-DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
+DepthwiseFinite depthwise_both_fused(const Canonical &c, const RowKernels &k, const GemmScratch &s,
                                      const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
                                      float *bias_sums) {
   const Canonical f = flipped_problem(c);
@@ -60,7 +60,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
   std::atomic<bool> input_finite{true}, weight_finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *xs = s.base + slot * s.slot_stride, *ys = xs + L.x_box, *lanes = ys + m_n * L.y_buf;
-    float *dx = lanes + terms * kDwTapLanes, *taps = dx + L.dq, *w_rows = taps + terms;
+    float *dx = lanes + terms * kTapLanes, *taps = dx + L.dq, *w_rows = taps + terms;
     PhaseTaps pt;  // stride 1: one run, every tap
     pt.init(c, L.geo);
     int64_t shifts[kMaxDwTaps];
@@ -73,7 +73,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
     BiasSum bias[kMaxDwMultiplier];
     for (int64_t g = begin; g < end; ++g) {
       std::fill(bias, bias + m_n, BiasSum(k.isa));
-      std::fill(lanes, lanes + terms * kDwTapLanes, 0.0f);
+      std::fill(lanes, lanes + terms * kTapLanes, 0.0f);
       for (int64_t m = 0; m < m_n; ++m) read_row_run(w, g * m_n + m, 0, kk, w_rows + m * kk);
       for (int64_t m = 0; m < m_n; ++m) {  // the flipped relation reads the taps reversed
         for (int64_t t = 0; t < kk; ++t) taps[m * kk + t] = w_rows[m * kk + kk - 1 - t];
@@ -84,7 +84,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const DwRowKernels &k, 
           float *q = ys + m * L.y_buf + L.lead;
           pack_q_space(k, L.geo, dy, n, g * m_n + m, q);
           if (bias_sums != nullptr) bias[m].add_plane(c.grad_output, n, g * m_n + m);  // the plane just read
-          grid_or_flat_dot_taps(k, grid_w, q, xs, pt.shift, kk, L.wq, lanes + m * kk * kDwTapLanes);
+          grid_or_flat_dot_taps(k, grid_w, q, xs, pt.shift, kk, L.wq, lanes + m * kk * kTapLanes);
         }
         grid_or_flat_taps(k, grid_in, ys, shifts, taps, terms, L.dq, dx);
         if (plain_out) {
@@ -123,9 +123,8 @@ std::string depthwise_fused_refusal(const Canonical &c) {
 
 int64_t depthwise_fused_floats(const Canonical &c) { return FusedLayout(c).slot_floats(c); }
 
-DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
-                               float *bias_sums) {
+DepthwiseFinite depthwise_both(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                               const View5 &grad_input, const View5 &grad_weight, float *bias_sums) {
   return depthwise_both_fused(c, k, s, rounding, grad_input, grad_weight, bias_sums);
 }
 

@@ -13,11 +13,11 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-// The fixed tree that folds a tap's kDwTapLanes lanes into one sum: halves added lane by lane, 16 → 8 → 4 → 2 → 1.
+// The fixed tree that folds a tap's kTapLanes lanes into one sum: halves added lane by lane, 16 → 8 → 4 → 2 → 1.
 // Into a local array of fixed size (in place, GCC compiled it as a generic loop with overlap checks: half of
 // store_lanes' time on 14² planes).
 float fold_lanes(const float *lanes) {
-  static_assert(kDwTapLanes == 16, "a tree of four levels");
+  static_assert(kTapLanes == 16, "a tree of four levels");
   float s[8];
   for (int l = 0; l < 8; ++l) s[l] = lanes[l] + lanes[l + 8];
   for (int l = 0; l < 4; ++l) s[l] += s[l + 4];
@@ -31,7 +31,7 @@ float fold_lanes(const float *lanes) {
 // them, so the caller zeroes the buffer once per run of items (zero_boxes) instead of once per plane (about 60 short
 // fills per 14 × 14 plane). The shifted x boxes are off = padding; the q-space of dy is off = 0 (its buffer must hold
 // the whole box: q-space stops short of it).
-void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n,
+void pack_channel_box(const RowKernels &k, const ShiftedGeometry &geo, const OperandReader &r, int64_t n,
                       int64_t channel, const int64_t off[kSpatial], float *out) {
   const View5 &v = r.view();
   const int64_t box_len[kSpatial] = {geo.dp, geo.hp, geo.wp}, plane = geo.hp * geo.wp;
@@ -51,7 +51,7 @@ void pack_channel_box(const DwRowKernels &k, const ShiftedGeometry &geo, const O
 
 }  // namespace
 
-bool read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
+bool read_rows(const RowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd, int64_t row_step) {
   const View5 &v = r.view();
   const int64_t lds = row_step * v.strides[3];
@@ -82,7 +82,7 @@ bool read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_
   return false;
 }
 
-void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+void pack_box(const RowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
               int64_t channel, int64_t len, float *out) {
   if (len < box_floats(geo)) {
     pack_box_window(c, geo, x, n, channel, 0, len, out);
@@ -92,8 +92,8 @@ void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &
   pack_channel_box(k, geo, x, n, channel, off, out);
 }
 
-void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
-                  int64_t channel, float *ys) {
+void pack_q_space(const RowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n, int64_t channel,
+                  float *ys) {
   const int64_t off[kSpatial] = {0, 0, 0};
   pack_channel_box(k, geo, dy, n, channel, off, ys);
 }
@@ -139,7 +139,7 @@ bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *ord
   bool finite = true;
   for (int64_t m = 0; m < m_n; ++m) {
     float sums[kMaxDwTaps];
-    for (int64_t j = 0; j < kk; ++j) sums[order[j]] = fold_lanes(lanes + (m * kk + j) * kDwTapLanes);
+    for (int64_t j = 0; j < kk; ++j) sums[order[j]] = fold_lanes(lanes + (m * kk + j) * kTapLanes);
     finite = finite && all_finite(sums, kk);
     if (direct) {
       float *row = static_cast<float *>(grad_weight.data) + grad_weight.index(g * m_n + m, 0, 0, 0, 0);
@@ -151,7 +151,7 @@ bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *ord
   return finite;
 }
 
-bool store_q_plane(const DwRowKernels &k, const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q,
+bool store_q_plane(const RowKernels &k, const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q,
                    const View5 &out, int64_t n, int64_t channel, const Rounding &rounding) {
   const int64_t rows = size[0] * size[1], ow_n = size[2];
   if (planes_stored_as_bf16(out, rounding)) {
@@ -196,7 +196,7 @@ std::string direct_refusal(const Canonical &c, bool for_input) {
   return "";
 }
 
-std::string direct_kernel(const GemmKernels &k) { return std::string(k.dw->name) + "+shifted"; }
+std::string direct_kernel(const GemmKernels &k) { return std::string(k.rows->name) + "+shifted"; }
 
 DirectBlocking direct_blocking(const Canonical &c, int64_t slot_floats) {
   const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];

@@ -33,18 +33,18 @@ inline bool fp32_rows(const OperandReader &r) { return r.view().dtype == ACL_FLO
 // rows × n values of channel rows from element `at` of r's operand into dst (row pitch ldd), every row_step-th row:
 // copied when FP32 (and rounded on the way for HF32), widened by vectors for BF16 and FP16 rows, else decoded. Returns
 // whether the values are final; if not, the caller's finish() rounds them.
-bool read_rows(const DwRowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
+bool read_rows(const RowKernels &k, const OperandReader &r, int64_t at, int64_t rows, int64_t n, float *dst,
                int64_t ldd, int64_t row_step = 1);
 
 // The x box of a stride-1 geometry (pack_box_window), by pack_channel_box (depthwise_planes.cpp) when its buffer
 // (zeroed by zero_boxes) holds the whole box.
-void pack_box(const DwRowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+void pack_box(const RowKernels &k, const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
               int64_t channel, int64_t len, float *out);
 
 // ys[0 .. len) = dy channel `channel` of sample n in q-space (geo's), rounded; zeros at the junk positions and past
 // the last real one (ys holds q_space_floats(geo, len), zeroed by zero_boxes).
-void pack_q_space(const DwRowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n,
-                  int64_t channel, float *ys);
+void pack_q_space(const RowKernels &k, const ShiftedGeometry &geo, const OperandReader &dy, int64_t n, int64_t channel,
+                  float *ys);
 
 // The taps grouped by the stride phase they read (shifted_geometry.hpp), stably: tap order[j] has lane block j;
 // taps [run_begin[r], run_begin[r + 1]) read phase box r.
@@ -66,8 +66,8 @@ Grid3 grid_3x3(const Canonical &c, const ShiftedGeometry &geo);
 
 // gradInput's taps over the grid when a strip of 16 columns fits the rows of q-space (positions < n): taps_3x3, else
 // the flat `taps` over all n positions (the same bits). Inline: called once per plane from the algorithms' loops.
-inline void grid_or_flat_taps(const DwRowKernels &k, const Grid3 &g, const float *x, const int64_t *shift,
-                              const float *w, int64_t taps, int64_t n, float *y) {
+inline void grid_or_flat_taps(const RowKernels &k, const Grid3 &g, const float *x, const int64_t *shift, const float *w,
+                              int64_t taps, int64_t n, float *y) {
   const int64_t span = g.ok && taps == 9 ? std::min(g.ld, n - (g.rows - 1) * g.ld) : 0;
   if (span >= 16) {
     k.taps_3x3(x + shift[0], g.ld, g.dc, w, g.rows, g.width, span, y);
@@ -80,7 +80,7 @@ inline void grid_or_flat_taps(const DwRowKernels &k, const Grid3 &g, const float
 // dot_taps. The columns dot_taps_3x3 reads past the x box (at most 7, meeting zeroed y lanes) fall in dy's buffer of
 // the same group, which follows it in the slot: readable, and not finite only when the group's gradWeight is not
 // finite anyway (the whole output then goes to the reference).
-inline void grid_or_flat_dot_taps(const DwRowKernels &k, const Grid3 &g, const float *y, const float *x,
+inline void grid_or_flat_dot_taps(const RowKernels &k, const Grid3 &g, const float *y, const float *x,
                                   const int64_t *shift, int64_t taps, int64_t n, float *lanes) {
   if (g.ok && taps == 9 && g.width >= 8) {
     k.dot_taps_3x3(y, x + shift[0], g.ld, g.dc, g.rows, g.width, lanes);
@@ -105,7 +105,7 @@ inline bool planes_stored_as_bf16(const View5 &grad_input, const Rounding &round
 // narrow_bf16_rows; else through store_run, the rows compacted in place (each moves down, never onto a row still to
 // move), then the whole plane as one run, so that the rounding and the conversion run once per plane instead of once
 // per row. False when a value is not finite.
-bool store_q_plane(const DwRowKernels &k, const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q,
+bool store_q_plane(const RowKernels &k, const ShiftedGeometry &geo, const int64_t size[kSpatial], float *q,
                    const View5 &out, int64_t n, int64_t channel, const Rounding &rounding);
 
 // Folds the lanes of group g's (dy channel, tap) sums and stores its gradWeight rows; false if a sum is not finite.

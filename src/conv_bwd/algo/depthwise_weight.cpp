@@ -1,7 +1,7 @@
 // depthwise_weight: gradWeight of a depthwise convolution (Cx_g = 1, any multiplier Cy_g, any stride) by row
 // kernels instead of a GEMM whose K would be one position at a time. A work item is one group. The shifted layout
 // (shifted_geometry.hpp): x's padded box per stride phase, dy in q-space, and per phase one dot_taps pass over the
-// plane for all of that phase's taps (kernels/dw_rows.hpp); 2-D 3 × 3 planes at stride 1 one dot_taps_3x3 pass
+// plane for all of that phase's taps (kernels/rows.hpp); 2-D 3 × 3 planes at stride 1 one dot_taps_3x3 pass
 // (Grid3). The padding and junk positions add products with zeros, so a non-finite result hands the output to the
 // reference, as for the shifted GEMMs. The order of every sum is fixed by the loops of its item (samples, m, taps,
 // positions), never by the threads.
@@ -36,7 +36,7 @@ bool phase_pairs_across(const ShiftedGeometry &geo, const PhaseTaps &pt) {
 // inside x, the same for every channel and sample: the caller zeroes the boxes once per run of items (zero_boxes), so
 // the padding rows and columns and the tail past the box stay zero (four short fills per x row were a tenth of the
 // stride-2 depthwise call).
-void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const PhaseTaps &pt, const OperandReader &x,
+void pack_phase_pairs(const RowKernels &k, const ShiftedGeometry &geo, const PhaseTaps &pt, const OperandReader &x,
                       int64_t n, int64_t channel, int64_t box, float *xs, float *row) {
   const View5 &v = x.view();
   const int64_t xd_n = v.shape[2], xh_n = v.shape[3], xw_n = v.shape[4], u = geo.u_min[2], wp = geo.wp;
@@ -84,24 +84,24 @@ void pack_phase_pairs(const DwRowKernels &k, const ShiftedGeometry &geo, const P
 // and up to a whole vector); then one dot_taps pass over the plane per phase for all of that phase's taps (16 lanes
 // per tap). Stride 1 is one phase. False when a sum is not finite (the padding and junk positions add products with
 // zeros).
-bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool depthwise_weight_shifted(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                               const View5 &grad_weight) {
   const OperandReader x(c.x, rounding), dy(c.y, rounding);
   const ShiftedGeometry geo(c);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.phases;
-  const int64_t q_len = round_up(geo.q_len, kDwTapLanes), box = q_len + geo.max_shift;
+  const int64_t q_len = round_up(geo.q_len, kTapLanes), box = q_len + geo.max_shift;
   const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
   const Grid3 grid = grid_3x3(c, geo);
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *xs = s.base + slot * s.slot_stride, *ys = xs + used * box, *lanes = ys + q_space_floats(geo, q_len);
-    float *row = lanes + m_n * kk * kDwTapLanes;
+    float *row = lanes + m_n * kk * kTapLanes;
     PhaseTaps pt;
     pt.init(c, geo);
     const bool pairs = phase_pairs_across(geo, pt);
     zero_boxes(xs, used * box + q_space_floats(geo, q_len));
     for (int64_t g = begin; g < end; ++g) {
-      std::fill(lanes, lanes + m_n * kk * kDwTapLanes, 0.0f);
+      std::fill(lanes, lanes + m_n * kk * kTapLanes, 0.0f);
       for (int64_t n = 0; n < c.batch; ++n) {
         if (geo.unit()) {
           pack_box(k, c, geo, x, n, g, box, xs);
@@ -113,11 +113,11 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
         }
         for (int64_t m = 0; m < m_n; ++m) {
           pack_q_space(k, geo, dy, n, g * m_n + m, ys);
-          float *acc = lanes + m * kk * kDwTapLanes;
+          float *acc = lanes + m * kk * kTapLanes;
           for (int64_t r = 0; r < pt.runs; ++r) {
             const int64_t j = pt.run_begin[r];
             grid_or_flat_dot_taps(k, grid, ys, xs + r * box, pt.shift + j, pt.run_begin[r + 1] - j, q_len,
-                                  acc + j * kDwTapLanes);
+                                  acc + j * kTapLanes);
           }
         }
       }
@@ -131,7 +131,7 @@ bool depthwise_weight_shifted(const Canonical &c, const DwRowKernels &k, const G
 
 }  // namespace
 
-bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool depthwise_weight(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight) {
   return depthwise_weight_shifted(c, k, s, rounding, grad_weight);
 }
@@ -140,8 +140,8 @@ DirectBlocking depthwise_weight_blocking(const Canonical &c, const GemmKernels &
   const int64_t kk = c.kernel_numel(), m = c.cy_per_group;
   // x's box per phase read + dy's q-space (both to whole vectors) + the lanes of every (dy channel, tap).
   const ShiftedGeometry geo(c);
-  const int64_t q_len = round_up(geo.q_len, kDwTapLanes);
-  int64_t slot_floats = q_space_floats(geo, q_len) + geo.phases * (q_len + geo.max_shift) + m * kk * kDwTapLanes;
+  const int64_t q_len = round_up(geo.q_len, kTapLanes);
+  int64_t slot_floats = q_space_floats(geo, q_len) + geo.phases * (q_len + geo.max_shift) + m * kk * kTapLanes;
   PhaseTaps pt;
   pt.init(c, geo);
   if (!geo.unit() && phase_pairs_across(geo, pt)) {  // the decoded x rows of one row phase
@@ -158,7 +158,7 @@ std::string depthwise_weight_refusal(const Canonical &c) {
 
 bool depthwise_weight_run(const Canonical &c, const GemmKernels &k, const DirectBlocking &, const GemmScratch &s,
                           const Rounding &rounding) {
-  return depthwise_weight(c, *k.dw, s, rounding, c.grad_weight);
+  return depthwise_weight(c, *k.rows, s, rounding, c.grad_weight);
 }
 
 std::string depthwise_weight_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }

@@ -26,7 +26,7 @@ namespace {
 // padded boxes of the group's Cy_g dy channels, then one `taps_channels` call for its x channels (each x channel's
 // Cy_g·K terms are (dy channel, reversed tap) pairs: a shift into those boxes and a weight; the channels share the
 // box loads). False when a result is not finite.
-bool direct_data_shifted(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool direct_data_shifted(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                          const View5 &grad_input) {
   const Canonical f = flipped_problem(c);
   const OperandReader w(c.w, rounding), dy(f.x, rounding);
@@ -163,7 +163,7 @@ struct DataPhases {
 // plane (the other planes stay zero), then per x depth and phase row the planes woven into dx rows by `interleave`
 // (straight into a dense FP32 plane that keeps the bits, else a row at a time: narrowed into a dense BF16 plane, or
 // through store_run). False when a result is not finite (padding products).
-bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool direct_data_phases(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                         const View5 &grad_input) {
   const Canonical f = phase_problem(c);
   const ShiftedGeometry geo(f);
@@ -227,7 +227,7 @@ bool direct_data_phases(const Canonical &c, const DwRowKernels &k, const GemmScr
 
 }  // namespace
 
-bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool direct_data(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                  const View5 &grad_input) {
   return unit_stride(c) ? direct_data_shifted(c, k, s, rounding, grad_input)
                         : direct_data_phases(c, k, s, rounding, grad_input);
@@ -261,7 +261,7 @@ std::string direct_data_refusal(const Canonical &c) {
 
 bool direct_data_run(const Canonical &c, const GemmKernels &k, const DirectBlocking &, const GemmScratch &s,
                      const Rounding &rounding) {
-  return direct_data(c, *k.dw, s, rounding, c.grad_input);
+  return direct_data(c, *k.rows, s, rounding, c.grad_input);
 }
 
 std::string direct_data_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }
