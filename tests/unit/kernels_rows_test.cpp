@@ -26,8 +26,8 @@ namespace {
 
 std::vector<Isa> usable_levels() {
   std::vector<Isa> levels;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
-    if (static_cast<int>(isa) <= static_cast<int>(cpu_isa()) && row_kernels(isa).isa == isa) levels.push_back(isa);
+  for (const RowKernels &table : row_kernel_tables()) {  // every ISA of ACLNN_CPU_KERNEL_ISAS this CPU runs
+    if (table.built() && static_cast<int>(table.isa) <= static_cast<int>(cpu_isa())) levels.push_back(table.isa);
   }
   return levels;
 }
