@@ -28,6 +28,11 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
+// The inline functions here and the families' built() are for the dispatch (compiled with the baseline flags) and
+// the tests. The kernels' own files, compiled with an ISA's flags, include these headers but must not call them: the
+// linker keeps one copy of an inline function, which could then be one compiled for an ISA this CPU lacks (see
+// store_tile in gemm_ukernel.hpp).
+
 // A family's table: every kernel of its enumerator list, in the list's order (built or not: see above).
 template <typename Kernel>
 struct KernelList {

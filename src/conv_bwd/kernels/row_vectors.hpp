@@ -1,4 +1,4 @@
-// The 16- and 8-lane values of the depthwise row kernels (rows_impl.hpp) for the including file's ISA. A GCC
+// The 16- and 8-lane values of the row kernels (rows_impl.hpp) for the including file's ISA. A GCC
 // vector type wider than the ISA's registers has no machine mode; GCC 12 keeps such values in memory and moves their
 // lanes through the stack one by one (the AVX2 depthwise kernels ran at a tenth of their AVX-512 speed, 11× oneDNN's
 // time). So on AVX-512 they are the plain 16- and 8-float vector types, and below it arrays of the ISA's vectors (two
