@@ -177,7 +177,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   plan.context = ctx;
   plan.threads = ctx.threads;
   plan.isa = ctx.isa;
-  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &dw_row_kernels(ctx.isa), nullptr};
+  plan.kernels = GemmKernels{&gemm_ukernel(ctx.isa), &gemm_nt_ukernel(ctx.isa), &row_kernels(ctx.isa), nullptr};
   const GemmKernels &kernels = plan.kernels;
   if (p.empty_path) return plan;
   Canonical c;
@@ -277,12 +277,12 @@ std::string describe_dispatch(const Problem &p, const Plan &plan) {
   if (p.mask[1]) text += dispatch_lines(head, "gradWeight", plan.grad_weight, plan);
   if (plan.fusable) {
     text += head + "gradInput+gradWeight," + kDepthwiseBothName +
-            (plan.depthwise_fused ? std::string(",chosen,") + plan.kernels.dw->name + ",isa=" + isa_name(plan.isa)
+            (plan.depthwise_fused ? std::string(",chosen,") + plan.kernels.rows->name + ",isa=" + isa_name(plan.isa)
                                   : ",refused: " + plan.fused_refusal) +
             "\n";
   }
   if (p.mask[2]) {
-    text += head + "gradBias,grad_bias_sum,chosen,isa=" + isa_name(plan.kernels.dw->isa) + "\n";
+    text += head + "gradBias,grad_bias_sum,chosen,isa=" + isa_name(plan.kernels.rows->isa) + "\n";
   }
   return text;
 }

@@ -1,8 +1,8 @@
-// The RA GEMM kernels (kernels/gemm_ra_ukernel.hpp) on every ISA this CPU runs that has one (AVX2): against the NN
-// kernel of the same ISA on A packed from the same rows, bit for bit (their contract: the same sums in the same order),
-// as they are (run) and transposed (run_ct), on non-integer data, at every m ≤ MR and n ≤ NR, several kc, writing and
-// accumulating, K steps on consecutive A columns and on columns with gaps (a plane's rows without their junk ends);
-// C outside the m × n (n × m) corner and A rows past m (the caller's repeated row) must not matter.
+// The RA GEMM kernels (kernels/gemm_ra_ukernel.hpp), every one of ACLNN_CPU_GEMM_RA_UKERNELS this CPU runs: against
+// the NN kernel of the same ISA on A packed from the same rows, bit for bit (their contract: the same sums in the same
+// order), as they are (run) and transposed (run_ct), on non-integer data, at every m ≤ MR and n ≤ NR, several kc,
+// writing and accumulating, K steps on consecutive A columns and on columns with gaps (a plane's rows without their
+// junk ends); C outside the m × n (n × m) corner and A rows past m (the caller's repeated row) must not matter.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,14 +31,15 @@ std::vector<float> values(int64_t n, uint32_t seed) {
 
 TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
   int tested = 0;
-  // Every kernel: AVX-512's 16-wide one serves m = 16 (its NN kernel, 32 wide, then runs n ≤ 16).
-  for (auto [isa, m_channels] :
-       {std::pair{Isa::kScalar, 16}, {Isa::kAvx2, 16}, {Isa::kAvx512, 32}, {Isa::kAvx512, 16}}) {
-    const GemmRaUkernel *ra = gemm_ra_ukernel(isa, m_channels);
-    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+  // Every kernel of ACLNN_CPU_GEMM_RA_UKERNELS this CPU runs, each the one chosen for m = its NR output channels
+  // (AVX-512's 16-wide one serves m = 16; its NN kernel, 32 wide, then runs n ≤ 16).
+  for (const GemmRaUkernel &listed : gemm_ra_ukernels()) {
+    const Isa isa = listed.isa;
+    if (!listed.built() || static_cast<int>(isa) > static_cast<int>(cpu_isa())) continue;
+    const GemmRaUkernel *ra = gemm_ra_ukernel(isa, listed.nr);
+    ASSERT_EQ(ra, &listed) << listed.name << " is not the kernel chosen for m = " << listed.nr;
     const GemmUkernel &nn = gemm_ukernel(isa);
     ASSERT_EQ(nn.mr, ra->mr);
-    ASSERT_EQ(ra->nr, m_channels) << ra->name;
     ASSERT_LE(ra->nr, nn.nr);
     ++tested;
     const int mr = ra->mr, nr = ra->nr;
@@ -97,9 +98,9 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
 // past n, or in a C element outside the n × m corner, is none of its business.
 TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
   int tested = 0;
-  for (auto [isa, m_channels] : {std::pair{Isa::kAvx2, 16}, {Isa::kAvx512, 32}, {Isa::kAvx512, 16}}) {
-    const GemmRaUkernel *ra = gemm_ra_ukernel(isa, m_channels);
-    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+  for (const GemmRaUkernel &listed : gemm_ra_ukernels()) {
+    if (!listed.built() || static_cast<int>(listed.isa) > static_cast<int>(cpu_isa())) continue;
+    const GemmRaUkernel *ra = &listed;
     ++tested;
     const int mr = ra->mr, nr = ra->nr;
     const int64_t kc = 9, ldb = nr, ldct = mr;

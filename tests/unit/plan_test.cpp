@@ -216,7 +216,7 @@ TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kDepthwiseWeight);
   EXPECT_EQ(common_blocking(p.grad_weight.config)->items, 8);
   EXPECT_EQ(common_blocking(p.grad_weight.config)->slot_floats, 136 + 121 + 2 * 9 * 16);
-  EXPECT_STREQ(p.kernels.dw->name, "dw_rows_f32__scalar");
+  EXPECT_STREQ(p.kernels.rows->name, "rows_f32__scalar");
   // A transposed call's gradInput is the forward relation; 16 y channels per group are a GEMM's M.
   const Plan t = plan_of("mb1_g8_ic8oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kScalar, 1));
   EXPECT_EQ(t.grad_input.algorithm, Algorithm::kGemmForward);
@@ -501,7 +501,7 @@ TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,mb1_g1_ic4oc6_ih9iw9_oh9ow9_kh3kw3", 0), 0u) << out;
   for (const char *part :
-       {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=direct_data:dw_rows_f32__",
+       {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=direct_data:rows_f32__",
         " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
     EXPECT_NE(out.find(part), std::string::npos) << part << " missing in " << out;
   }

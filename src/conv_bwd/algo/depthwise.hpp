@@ -1,6 +1,7 @@
-// Direct algorithms by row kernels on rounded planes (see depthwise.cpp): depthwise_weight (Cx_g = 1) and
-// direct_data (Cx_g = 1, any stride; or at stride 1 up to kMaxDirectChannels channels per group on both sides, with
-// two groups or more above kMaxDirectChannelsOneGroup).
+// Direct algorithms by row kernels on rounded planes, one file each: depthwise_weight (Cx_g = 1;
+// depthwise_weight.cpp), direct_data (Cx_g = 1, any stride; or at stride 1 up to kMaxDirectChannels channels per
+// group on both sides, with two groups or more above kMaxDirectChannelsOneGroup; direct_data.cpp) and depthwise_both
+// (depthwise_both.cpp). What they share: depthwise_planes.hpp.
 // direct_data serves a convolution's gradInput (not a transposed call's, whose gradInput is the forward relation).
 #pragma once
 
@@ -8,7 +9,7 @@
 #include <string>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
-#include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -32,9 +33,9 @@ DirectBlocking direct_data_blocking(const Canonical &c, const GemmKernels &k, in
 
 // False when the shifted layout met a non-finite result (its padding products may have made it): the caller then
 // recomputes the output with the reference. direct_data at strides above 1 multiplies no padding: always true.
-bool depthwise_weight(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool depthwise_weight(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                       const View5 &grad_weight);
-bool direct_data(const Canonical &c, const DwRowKernels &k, const GemmScratch &s, const Rounding &rounding,
+bool direct_data(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                  const View5 &grad_input);
 
 // Both gradients in one pass over the planes (each dy channel read once), when depthwise_fused_refusal(c) is "":
@@ -45,9 +46,8 @@ struct DepthwiseFinite {
 };
 std::string depthwise_fused_refusal(const Canonical &c);
 int64_t depthwise_fused_floats(const Canonical &c);  // per slot
-DepthwiseFinite depthwise_both(const Canonical &c, const DwRowKernels &k, const GemmScratch &s,
-                               const Rounding &rounding, const View5 &grad_input, const View5 &grad_weight,
-                               float *bias_sums);
+DepthwiseFinite depthwise_both(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
+                               const View5 &grad_input, const View5 &grad_weight, float *bias_sums);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

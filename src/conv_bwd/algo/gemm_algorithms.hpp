@@ -26,10 +26,10 @@
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
-#include "conv_bwd/kernels/dw_rows.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -85,7 +85,7 @@ constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one par
 struct GemmKernels {
   const GemmUkernel *nn;
   const GemmNtUkernel *nt;
-  const DwRowKernels *dw;   // the depthwise algorithms' row kernels
+  const RowKernels *rows;   // the strided-row kernels (depthwise, direct_data, col2im, gradBias)
   const GemmRaUkernel *ra;  // gemm_weight_shifted's transposed product for the problem's output channels per group
                             // (gemm_ra_ukernel; nullptr: the ISA has none)
 };

@@ -218,7 +218,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           continue;
         }
         for (int64_t kappa = t0; kappa < t1; ++kappa) {
-          col2im_rows(c, *k.dw, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes,
+          col2im_rows(c, *k.rows, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes,
                       plane_pitch);
         }
       }

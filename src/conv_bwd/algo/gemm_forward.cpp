@@ -212,7 +212,7 @@ class ForwardGemm {
               const Rounding &rounding, const View5 &out)
       : f_(f),
         uk_(*k.nn),
-        rk_(*k.dw),
+        rk_(*k.rows),
         b_(b),
         s_(s),
         rounding_(rounding),
@@ -413,7 +413,7 @@ class ForwardGemm {
 
   const Canonical &f_;
   const GemmUkernel &uk_;
-  const DwRowKernels &rk_;
+  const RowKernels &rk_;
   const ForwardBlocking &b_;
   const GemmScratch &s_;
   const Rounding &rounding_;

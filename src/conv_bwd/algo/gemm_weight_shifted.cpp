@@ -54,7 +54,7 @@ class ShiftedWeightGemm {
       : c_(c),
         uk_(*k.nt),
         ra_(b.ra ? k.ra : nullptr),
-        rk_(*k.dw),
+        rk_(*k.rows),
         geo_(c),
         x_(c.x, rounding),
         dy_(c.y, rounding),
@@ -322,7 +322,7 @@ class ShiftedWeightGemm {
   const Canonical &c_;
   const GemmNtUkernel &uk_;
   const GemmRaUkernel *const ra_;  // the transposed product's kernel, or nullptr (NT)
-  const DwRowKernels &rk_;
+  const RowKernels &rk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_, lda_, phase_len_, window_, cpi_;

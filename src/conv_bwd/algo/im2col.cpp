@@ -129,7 +129,7 @@ bool im2col_reads_padding(const Canonical &c) {
   return false;
 }
 
-void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
+void col2im_rows(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
                  const float *src, int64_t src_stride, float *plane, int64_t plane_stride) {
   const int64_t sw = c.stride[2];
   for_each_segment(c, Im2colTap(c, kappa), im2col_start(c, o0), count, [&](const Segment &s, int64_t ow, int64_t at) {

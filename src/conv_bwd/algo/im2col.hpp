@@ -8,7 +8,7 @@
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/canonical.hpp"
-#include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -50,7 +50,7 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
 // plane[ch·plane_stride + position read by o0 + i] for every i whose position lies inside x, i ascending; a
 // plane is one contiguous x channel (D·H·W floats). One walk over the positions serves every channel; at stride 1
 // along W each segment is one call of the ISA's row kernel over all channels.
-void col2im_rows(const Canonical &c, const DwRowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
+void col2im_rows(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_t o0, int64_t count, int64_t channels,
                  const float *src, int64_t src_stride, float *plane, int64_t plane_stride);
 
 }  // namespace conv_bwd

@@ -92,7 +92,7 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
 }
 
 void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
-                            const DwRowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
+                            const RowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
                             float *win_even, float *win_odd, float *row) {
   const View5 &v = x.view();
   const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase);

@@ -7,7 +7,7 @@
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/algo/shifted_geometry.hpp"
-#include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -60,7 +60,7 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
 // gathered by stride once per phase. `row` holds x's width in floats (a decoded row, when x's rows are not FP32 and
 // dense).
 void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
-                            const DwRowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
+                            const RowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
                             float *win_even, float *win_odd, float *row);
 
 // The one box of a stride-1 geometry.

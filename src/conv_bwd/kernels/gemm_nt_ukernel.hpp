@@ -11,30 +11,44 @@
 
 #include <cstdint>
 
+#include "conv_bwd/kernels/kernel_isas.hpp"
 #include "core/isa.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-using GemmNtUkernelFn = void (*)(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c, int64_t ldc,
-                                 int m, int n, bool accumulate);
+// The family's enumerator list: X(tile, mr, nr, lanes, isa, level) for kernel gemm_nt_f32_<tile>__<isa>, MR × NR
+// with `lanes` partial sums per element, which needs ISA `level`. It drives the prototypes (below), the table and the
+// ISA selection (gemm_ukernel.cpp) and the tests (kernels_gemm_nt_test.cpp); one kernel per ISA, as the NN family.
+#define ACLNN_CPU_GEMM_NT_UKERNELS(X) \
+  X(2x2, 2, 2, 1, scalar, kScalar)    \
+  X(3x4, 3, 4, 8, avx2_fma, kAvx2)    \
+  X(4x4, 4, 4, 16, avx512f, kAvx512)
+
+using GemmNtUkernelSignature = void(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c,
+                                    int64_t ldc, int m, int n, bool accumulate);
+using GemmNtUkernelFn = GemmNtUkernelSignature *;
 
 constexpr int kMaxNtNr = 4;  // the widest NR of the NT kernels (callers size their row-pointer arrays by it)
 
 struct GemmNtUkernel {
-  GemmNtUkernelFn run;
+  GemmNtUkernelFn run;  // nullptr: not built for this target (kernel_isas.hpp)
   int mr, nr, lanes;
   Isa isa;
   const char *name;
+
+  bool built() const { return run != nullptr; }
 };
 
-void gemm_nt_f32_2x2__scalar(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c, int64_t ldc,
-                             int m, int n, bool accumulate);
-void gemm_nt_f32_3x4__avx2_fma(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c, int64_t ldc,
-                               int m, int n, bool accumulate);
-void gemm_nt_f32_4x4__avx512f(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c, int64_t ldc,
-                              int m, int n, bool accumulate);
+#define ACLNN_CPU_GEMM_NT_UKERNEL_PROTOTYPE(tile, mr, nr, lanes, isa, level) \
+  GemmNtUkernelSignature gemm_nt_f32_##tile##__##isa;
+ACLNN_CPU_GEMM_NT_UKERNELS(ACLNN_CPU_GEMM_NT_UKERNEL_PROTOTYPE)
+#undef ACLNN_CPU_GEMM_NT_UKERNEL_PROTOTYPE
 
+// Every kernel of ACLNN_CPU_GEMM_NT_UKERNELS, in its order.
+KernelList<GemmNtUkernel> gemm_nt_ukernels();
+
+// The kernel for `isa` (the best one this build has at or below it).
 const GemmNtUkernel &gemm_nt_ukernel(Isa isa);
 
 }  // namespace conv_bwd

@@ -16,49 +16,62 @@
 
 #include <cstdint>
 
+#include "conv_bwd/kernels/kernel_isas.hpp"
 #include "core/isa.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-using GemmRaUkernelFn = void (*)(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                 float *c, int64_t ldc, int m, int n, bool accumulate);
-using GemmRaCtUkernelFn = bool (*)(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                   float *c, int64_t ldc, int m, int n, bool accumulate);
+// The family's enumerator list: X(tile, mr, nr, isa, level, transpose_isa) for kernel gemm_ra_f32_<tile>__<isa>
+// (run) with gemm_ra_ct_f32_<tile>__<isa> (run_ct), MR × NR, which needs ISA `level`, and the transpose of
+// transpose_isa (gemm_ra_transpose_f32__<transpose_isa>: AVX-512 CPUs run the AVX2 one, 8 × 8 blocks, the panels and
+// columns it moves being a small part). It drives the prototypes (below), the table and the selection
+// (gemm_ukernel.cpp) and the tests (kernels_gemm_ra_test.cpp). The portable 4 × 8 one tried lost to the scalar NT
+// kernel (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms): no scalar entry.
+#define ACLNN_CPU_GEMM_RA_UKERNELS(X)        \
+  X(6x16, 6, 16, avx2_fma, kAvx2, avx2_fma)  \
+  X(8x32, 8, 32, avx512f, kAvx512, avx2_fma) \
+  X(8x16, 8, 16, avx512f, kAvx512, avx2_fma)
+
+using GemmRaUkernelSignature = void(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                    float *c, int64_t ldc, int m, int n, bool accumulate);
+using GemmRaCtUkernelSignature = bool(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
+                                      float *c, int64_t ldc, int m, int n, bool accumulate);
+using GemmRaUkernelFn = GemmRaUkernelSignature *;
+using GemmRaCtUkernelFn = GemmRaCtUkernelSignature *;
 
 constexpr int kMaxRaMr = 8;  // the most A rows a kernel reads (callers size their row-pointer arrays by it)
 
 // dst[j·ldd + i] = src[i·lds + j] for i < rows, j < cols (the RA product's dy blocks into panels, its columns back
 // into gradWeight's rows).
-using GemmRaTransposeFn = void (*)(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst, int64_t ldd);
+using GemmRaTransposeSignature = void(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
+                                      int64_t ldd);
+using GemmRaTransposeFn = GemmRaTransposeSignature *;
 
 struct GemmRaUkernel {
-  GemmRaUkernelFn run;
+  GemmRaUkernelFn run;  // nullptr: not built for this target (kernel_isas.hpp)
   GemmRaCtUkernelFn run_ct;
   GemmRaTransposeFn transpose;
   int mr, nr;
   Isa isa;
   const char *name;
+
+  bool built() const { return run != nullptr; }
 };
 
-void gemm_ra_f32_6x16__avx2_fma(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                float *c, int64_t ldc, int m, int n, bool accumulate);
-void gemm_ra_f32_8x32__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                               float *c, int64_t ldc, int m, int n, bool accumulate);
-bool gemm_ra_ct_f32_6x16__avx2_fma(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                   float *c, int64_t ldc, int m, int n, bool accumulate);
-bool gemm_ra_ct_f32_8x32__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                  float *c, int64_t ldc, int m, int n, bool accumulate);
-void gemm_ra_f32_8x16__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                               float *c, int64_t ldc, int m, int n, bool accumulate);
-bool gemm_ra_ct_f32_8x16__avx512f(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
-                                  float *c, int64_t ldc, int m, int n, bool accumulate);
-void gemm_ra_transpose_f32__avx2_fma(const float *src, int64_t lds, int64_t rows, int64_t cols, float *dst,
-                                     int64_t ldd);
+#define ACLNN_CPU_GEMM_RA_UKERNEL_PROTOTYPES(tile, mr, nr, isa, level, transpose_isa) \
+  GemmRaUkernelSignature gemm_ra_f32_##tile##__##isa;                                 \
+  GemmRaCtUkernelSignature gemm_ra_ct_f32_##tile##__##isa;
+ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GEMM_RA_UKERNEL_PROTOTYPES)
+#undef ACLNN_CPU_GEMM_RA_UKERNEL_PROTOTYPES
+GemmRaTransposeSignature gemm_ra_transpose_f32__avx2_fma;
 
-// The kernel for `isa` whose panels best fit m output channels, or nullptr: AVX2 has one (16 wide), AVX-512 two
-// (32 wide, and 16 wide when m is not a multiple of 32). The portable 4 × 8 one tried lost to the scalar NT kernel
-// (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms).
+// Every kernel of ACLNN_CPU_GEMM_RA_UKERNELS, in its order.
+KernelList<GemmRaUkernel> gemm_ra_ukernels();
+
+// The kernel for `isa` whose panels best fit m output channels, or nullptr (no kernel at or below `isa`): of the
+// highest ISA's, the widest whose NR divides m (no panel part empty), else the widest. AVX2 has one (16 wide),
+// AVX-512 two (32 wide, and 16 wide when m is not a multiple of 32).
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m);
 
 }  // namespace conv_bwd

@@ -10,27 +10,41 @@
 
 #include <cstdint>
 
+#include "conv_bwd/kernels/kernel_isas.hpp"
 #include "core/isa.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-using GemmUkernelFn = void (*)(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
-                               int n, bool accumulate);
+// The family's enumerator list: X(tile, mr, nr, isa, level) for kernel gemm_f32_<tile>__<isa>, MR × NR, which
+// needs ISA `level` (an Isa enumerator). It drives the prototypes (below), the table and the ISA selection
+// (gemm_ukernel.cpp) and the tests (kernels_gemm_test.cpp). One kernel per ISA: the selection takes the one of the
+// highest ISA at or below the plan's. Adding a kernel: its file (src/CMakeLists.txt's flags) and one line here.
+#define ACLNN_CPU_GEMM_UKERNELS(X) \
+  X(4x8, 4, 8, scalar, kScalar)    \
+  X(6x16, 6, 16, avx2_fma, kAvx2)  \
+  X(8x32, 8, 32, avx512f, kAvx512)
+
+// C (= or +=) A·B for m ≤ MR, n ≤ NR (above).
+using GemmUkernelSignature = void(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
+                                  int n, bool accumulate);
+using GemmUkernelFn = GemmUkernelSignature *;
 
 struct GemmUkernel {
-  GemmUkernelFn run;
+  GemmUkernelFn run;  // nullptr: not built for this target (kernel_isas.hpp)
   int mr, nr;
   Isa isa;
   const char *name;
+
+  bool built() const { return run != nullptr; }
 };
 
-void gemm_f32_4x8__scalar(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m, int n,
-                          bool accumulate);
-void gemm_f32_6x16__avx2_fma(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
-                             int n, bool accumulate);
-void gemm_f32_8x32__avx512f(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
-                            int n, bool accumulate);
+#define ACLNN_CPU_GEMM_UKERNEL_PROTOTYPE(tile, mr, nr, isa, level) GemmUkernelSignature gemm_f32_##tile##__##isa;
+ACLNN_CPU_GEMM_UKERNELS(ACLNN_CPU_GEMM_UKERNEL_PROTOTYPE)
+#undef ACLNN_CPU_GEMM_UKERNEL_PROTOTYPE
+
+// Every kernel of ACLNN_CPU_GEMM_UKERNELS, in its order.
+KernelList<GemmUkernel> gemm_ukernels();
 
 // The kernel for `isa` (the best one this build has at or below it).
 const GemmUkernel &gemm_ukernel(Isa isa);

@@ -1,23 +1,23 @@
-// The depthwise row kernels in GCC/Clang vector extensions, compiled with the flags of the file that includes
-// this (dw_rows.hpp); fixed 64-lane blocks keep the same sums on every ISA.
+// The row kernels in GCC/Clang vector extensions, compiled with the flags of the file that includes
+// this (rows.hpp); fixed 64-lane blocks keep the same sums on every ISA.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
-#include "conv_bwd/kernels/dw_rows.hpp"
-#include "conv_bwd/kernels/dw_vectors.hpp"
+#include "conv_bwd/kernels/row_vectors.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
-namespace dw_impl {
+namespace rows_impl {
 // Internal linkage: each ISA's file gets its own copy. As ordinary inline functions the three copies, compiled with
 // different -m flags, would be one symbol to the linker, which would keep any one of them (an AVX-512 body on an
 // AVX2-only CPU). Passing vectors by value therefore never crosses an ABI boundary either.
 namespace {
 
 // taps_block16 packs the weights of this many terms at a time (all of them, once, for the usual term counts).
-constexpr int64_t kDwBlockTerms = 512;
+constexpr int64_t kBlockTerms = 512;
 
 inline void taps(const float *x, const int64_t *shift, const float *w, int64_t taps, int64_t n, float *y) {
   const V16 zero = {};
@@ -174,14 +174,14 @@ inline void taps_block16(const float *x, const int64_t *shift, const float *w, i
   static_assert(C >= 1 && C <= 6, "at most six channels of one named accumulator");
   // The C weights of a term side by side: one pointer walks them (six row pointers cost GCC stack reloads per term,
   // which made the loop load-bound).
-  float wi[kDwBlockTerms * C];
+  float wi[kBlockTerms * C];
   const V16 zero = {};
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     V16 a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero;
-    for (int64_t t0 = 0; t0 < taps_n; t0 += kDwBlockTerms) {
-      const int64_t tn = std::min(kDwBlockTerms, taps_n - t0);
-      if (i == 0 || taps_n > kDwBlockTerms) {
+    for (int64_t t0 = 0; t0 < taps_n; t0 += kBlockTerms) {
+      const int64_t tn = std::min(kBlockTerms, taps_n - t0);
+      if (i == 0 || taps_n > kBlockTerms) {
         for (int64_t t = 0; t < tn; ++t) {
           for (int c = 0; c < C; ++c) wi[t * C + c] = w[c * ldw + t0 + t];
         }
@@ -254,7 +254,7 @@ inline void taps_channels(const float *x, const int64_t *shift, const float *w, 
 // preset's build keeps locals in memory); named AVX-512 V16 locals keep the type's float alignment.
 template <int T>
 inline void dot_taps_block(const float *y, const float *x, const int64_t *shift, int64_t n, float *lanes) {
-  static_assert(kDwTapLanes == 16, "one vector per tap");
+  static_assert(kTapLanes == 16, "one vector per tap");
   static_assert(T >= 1 && T <= 9, "at most nine named accumulators");
   V16 a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {}, a8 = {};
   const float *x0 = x + shift[0], *x1 = x + shift[T > 1 ? 1 : 0], *x2 = x + shift[T > 2 ? 2 : 0];
@@ -301,7 +301,7 @@ template <int B>
 inline void dot_taps(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes) {
   for (int64_t t0 = 0; t0 < taps; t0 += B) {
     const int64_t count = taps - t0 < B ? taps - t0 : B;
-    dot_taps_of<B>(count, y, x, shift + t0, n, lanes + t0 * kDwTapLanes);
+    dot_taps_of<B>(count, y, x, shift + t0, n, lanes + t0 * kTapLanes);
   }
 }
 
@@ -472,14 +472,14 @@ inline void dot_3x3_strip(const float *y, const float *x, int64_t ld, int64_t dc
 // non-finite one makes the sums NaN, which the callers' finite checks send to the reference).
 inline void dot_taps_3x3(const float *y, const float *x, int64_t ld, int64_t dc, int64_t rows, int64_t width,
                          float *lanes) {
-  static_assert(kDwTapLanes % kGridLanes == 0, "whole lane blocks");
+  static_assert(kTapLanes % kGridLanes == 0, "whole lane blocks");
   if (rows <= 0 || width <= 0) return;
   NJ lane = {};
   for (int l = 0; l < kGridLanes; ++l) lane[l] = l;
-  for (int64_t block = 0; block < kDwTapLanes && block < width; block += kGridLanes) {
+  for (int64_t block = 0; block < kTapLanes && block < width; block += kGridLanes) {
     NF t0 = {}, t1 = {}, t2 = {}, t3 = {}, t4 = {}, t5 = {}, t6 = {}, t7 = {}, t8 = {};
     int64_t c0 = block;
-    for (; c0 + kGridLanes <= width; c0 += kDwTapLanes) {
+    for (; c0 + kGridLanes <= width; c0 += kTapLanes) {
       dot_3x3_strip<false>(y + c0, x + c0, ld, dc, rows, NJ{}, t0, t1, t2, t3, t4, t5, t6, t7, t8);
     }
     if (c0 < width) {
@@ -752,6 +752,12 @@ inline bool interleave(const float *src, int64_t plane, int64_t s, int64_t lds, 
 }
 
 }  // namespace
-}  // namespace dw_impl
+}  // namespace rows_impl
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
+
+// The wrapper of one kernel in the file of ISA `isa` (X of ACLNN_CPU_ROW_KERNELS): rows_<name>__<isa> forwards to
+// rows_isa::<op>, a namespace that file defines with `using namespace rows_impl` and its own definitions of the
+// kernels whose blocking depends on the ISA's registers (they hide rows_impl's templates of the same name).
+#define ACLNN_CPU_ROW_KERNEL_DEFINITION(isa, result, op, name, params, args) \
+  result rows_##name##__##isa params { return rows_isa::op args; }

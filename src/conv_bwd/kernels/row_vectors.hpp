@@ -1,4 +1,4 @@
-// The 16- and 8-lane values of the depthwise row kernels (dw_rows_impl.hpp) for the including file's ISA. A GCC
+// The 16- and 8-lane values of the row kernels (rows_impl.hpp) for the including file's ISA. A GCC
 // vector type wider than the ISA's registers has no machine mode; GCC 12 keeps such values in memory and moves their
 // lanes through the stack one by one (the AVX2 depthwise kernels ran at a tenth of their AVX-512 speed, 11× oneDNN's
 // time). So on AVX-512 they are the plain 16- and 8-float vector types, and below it arrays of the ISA's vectors (two
@@ -12,8 +12,8 @@
 
 namespace aclnn_cpu {
 namespace conv_bwd {
-namespace dw_impl {
-namespace {  // internal linkage: see dw_rows_impl.hpp
+namespace rows_impl {
+namespace {  // internal linkage: see rows_impl.hpp
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #if defined(__AVX512F__)
@@ -340,6 +340,6 @@ inline void widen_bf16(const uint16_t *src, float *dst) {
 }
 
 }  // namespace
-}  // namespace dw_impl
+}  // namespace rows_impl
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

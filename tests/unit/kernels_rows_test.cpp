@@ -1,4 +1,4 @@
-// The depthwise row kernels (kernels/dw_rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
+// The strided-row kernels (kernels/rows.hpp) on every ISA this CPU runs, against their definitions: dot_taps at
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
 // and scan at every stride and column remainder; deinterleave2, widen_bf16_rows and add_rows at every column
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "conv_bwd/kernels/dw_rows.hpp"
+#include "conv_bwd/kernels/rows.hpp"
 #include "core/isa.hpp"
 #include "numerics/formats.hpp"
 
@@ -26,8 +26,8 @@ namespace {
 
 std::vector<Isa> usable_levels() {
   std::vector<Isa> levels;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
-    if (static_cast<int>(isa) <= static_cast<int>(cpu_isa()) && dw_row_kernels(isa).isa == isa) levels.push_back(isa);
+  for (const RowKernels &table : row_kernel_tables()) {  // every ISA of ACLNN_CPU_KERNEL_ISAS this CPU runs
+    if (table.built() && static_cast<int>(table.isa) <= static_cast<int>(cpu_isa())) levels.push_back(table.isa);
   }
   return levels;
 }
@@ -42,18 +42,18 @@ std::vector<float> integers(int64_t n, uint32_t seed) {
   return v;
 }
 
-TEST(KernelsDwRows, DotTapsEveryBlockAndLengthRemainder) {
+TEST(KernelsRows, DotTapsEveryBlockAndLengthRemainder) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t taps : {1, 2, 3, 4, 5, 8, 9, 10, 13, 19}) {
       for (int64_t n : {0, 5, 16, 37, 64, 100}) {
         std::vector<int64_t> shift(static_cast<size_t>(taps));
         for (int64_t t = 0; t < taps; ++t) shift[t] = (t * 7) % 23;
         const std::vector<float> y = integers(n, 1), x = integers(n + 23, 2);
         // Two guard taps past the last: they must stay as they were.
-        std::vector<float> lanes = integers((taps + 2) * kDwTapLanes, 3), expect = lanes;
+        std::vector<float> lanes = integers((taps + 2) * kTapLanes, 3), expect = lanes;
         for (int64_t t = 0; t < taps; ++t) {
-          for (int64_t i = 0; i < n; ++i) expect[t * kDwTapLanes + i % kDwTapLanes] += y[i] * x[shift[t] + i];
+          for (int64_t i = 0; i < n; ++i) expect[t * kTapLanes + i % kTapLanes] += y[i] * x[shift[t] + i];
         }
         k.dot_taps(y.data(), x.data(), shift.data(), taps, n, lanes.data());
         EXPECT_EQ(lanes, expect) << isa_name(isa) << " taps " << taps << " n " << n;
@@ -62,9 +62,9 @@ TEST(KernelsDwRows, DotTapsEveryBlockAndLengthRemainder) {
   }
 }
 
-TEST(KernelsDwRows, TapsWriteWhateverTheOutputHeld) {
+TEST(KernelsRows, TapsWriteWhateverTheOutputHeld) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t n : {1, 15, 16, 17, 64, 83, 130}) {
       const int64_t taps = 9;
       std::vector<int64_t> shift(taps);
@@ -86,9 +86,9 @@ TEST(KernelsDwRows, TapsWriteWhateverTheOutputHeld) {
 // taps_channels against `taps` per channel, bit for bit on non-integer data (the same sums in the same order): every
 // channel-block remainder (1 .. 13 channels: blocks of 2, 4 or 6 and what is left), positions at every remainder of
 // its 16-, 32- and 64-wide steps and of taps' own; and more terms than the AVX2 blocks pack at once (600 > 512).
-TEST(KernelsDwRows, TapsChannelsGiveEachChannelTheBitsOfTaps) {
+TEST(KernelsRows, TapsChannelsGiveEachChannelTheBitsOfTaps) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t n : {1, 16, 31, 32, 33, 64, 83, 100}) {
       for (int64_t channels = 1; channels <= 13; ++channels) {
         const int64_t taps = n == 33 && channels >= 6 ? 600 : 7, ldw = taps + 2, ldy = n + 3;
@@ -112,11 +112,11 @@ TEST(KernelsDwRows, TapsChannelsGiveEachChannelTheBitsOfTaps) {
   }
 }
 
-TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
+TEST(KernelsRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
   const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     // 4 .. 7: two overlapping quarter vectors; 8 .. 15: two overlapping half vectors.
     for (int64_t n : {0, 1, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
       const int64_t rows = 3, lds = n + 3, ldd = n + 2;
@@ -149,9 +149,9 @@ TEST(KernelsDwRows, CopyRowsCopiesAndScansOnlyTheColumnsItCopies) {
 
 // Every code pattern class (NaN payloads, infinities, subnormals, signs) from a generator: the widening is a shift,
 // so each output is the code's bits moved up; columns past n and rows past `rows` stay untouched.
-TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
+TEST(KernelsRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     // 4 .. 7: two overlapping quarter vectors; 8 .. 15: two overlapping half vectors.
     for (int64_t n : {0, 1, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
       const int64_t rows = 3, lds = n + 5, ldd = n + 2;
@@ -182,12 +182,12 @@ TEST(KernelsDwRows, WidenBf16RowsWidensEveryColumnItOwnsOnly) {
 // Every column remainder (below one vector: element by element; else vectors and the last one again), against
 // numerics' fp32_to_bf16 on random bit patterns with NaNs, Infs, subnormals, zeros and exact ties; the finite flag
 // follows the columns it reads (a NaN in a gap does not clear it, one in a row does).
-TEST(KernelsDwRows, NarrowBf16RowsNarrowsAndScansEveryColumnItOwnsOnly) {
+TEST(KernelsRows, NarrowBf16RowsNarrowsAndScansEveryColumnItOwnsOnly) {
   const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x3F808000u,
                                0x3F818000u, 0x7F7FFFFFu, 0xFF7F8000u, 0x3F80FFFFu, 0x40490FDBu};
   const uint32_t non_finite[] = {0x7F800000u, 0xFF800000u, 0x7F800001u, 0xFFC00001u};
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 14, 15, 16, 17, 31, 56, 64}) {
       for (int nan_at : {-1, 0, 1}) {  // none, one in a gap, one in a row (every column of the row in turn)
         const int64_t rows = 3, lds = n + 5, ldd = n + 2;
@@ -218,11 +218,11 @@ TEST(KernelsDwRows, NarrowBf16RowsNarrowsAndScansEveryColumnItOwnsOnly) {
 
 // Every column remainder (below one vector: element by element; else vectors and the last one again), both ties and
 // both HF32 widths, on random bit patterns with NaNs, Infs, subnormals, zeros and exact ties among them.
-TEST(KernelsDwRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {
+TEST(KernelsRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {
   const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x7F800000u, 0xFF800000u,
                                0x7F800001u, 0x7FC00000u, 0xFFFFFFFFu, 0x7F7FFFFFu, 0x3F801000u, 0x3F800800u};
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int bits : {10, 11}) {
       for (Hf32Rounding ties : {Hf32Rounding::kTiesAway, Hf32Rounding::kNearestEven}) {
         const Hf32Rows h = Hf32Rows::of(bits, ties == Hf32Rounding::kTiesAway);
@@ -253,9 +253,9 @@ TEST(KernelsDwRows, RoundRowsHf32RoundsEveryColumnItOwnsOnly) {
   }
 }
 
-TEST(KernelsDwRows, Deinterleave2SplitsEveryColumnPairAndWritesNothingElse) {
+TEST(KernelsRows, Deinterleave2SplitsEveryColumnPairAndWritesNothingElse) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t n : {0, 1, 7, 15, 16, 17, 22, 31, 32, 45}) {  // 17 .. 31: the overlapping last vector
       const int64_t rows = 3, lds = 2 * n + 3, ldd = n + 2;
       const std::vector<float> src = integers(rows * lds, 8);
@@ -271,9 +271,9 @@ TEST(KernelsDwRows, Deinterleave2SplitsEveryColumnPairAndWritesNothingElse) {
   }
 }
 
-TEST(KernelsDwRows, AddRowsAddsEveryColumnItOwnsOnly) {
+TEST(KernelsRows, AddRowsAddsEveryColumnItOwnsOnly) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 47, 56}) {  // whole, half and single floats
       const int64_t rows = 3, lds = n + 5, ldd = n + 3;
       const std::vector<float> src = integers(rows * lds, 9), before = integers(rows * ldd, 10);
@@ -289,10 +289,10 @@ TEST(KernelsDwRows, AddRowsAddsEveryColumnItOwnsOnly) {
   }
 }
 
-TEST(KernelsDwRows, InterleaveWeavesAndScansOnlyTheColumnsItStores) {
+TEST(KernelsRows, InterleaveWeavesAndScansOnlyTheColumnsItStores) {
   const float specials[] = {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (int64_t s : {1, 2, 3, 5}) {
       for (int64_t n : {0, 1, 2, 7, 15, 16, 17, 18, 31, 32, 33, 47, 48, 49, 56, 63, 64, 65}) {
         // Phase a's row r at src[a·plane + r·lds], ⌈n / s⌉ values used; the rest of each row (and of each plane)
@@ -375,9 +375,9 @@ std::vector<GridPlane> grid_planes() {
 
 // taps_3x3 computes the plane's positions with the bits `taps` gives over the flat q-space, for spans from the
 // plane's width to the row pitch (below 16: its element loop), and writes nothing outside [0, span) of each row.
-TEST(KernelsDwRows, Taps3x3GivesEveryPlanePositionTheBitsOfTaps) {
+TEST(KernelsRows, Taps3x3GivesEveryPlanePositionTheBitsOfTaps) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = fractions(p.x_len(), 6), w = fractions(9, 7);
       const std::vector<int64_t> shift = p.shifts();
@@ -402,18 +402,18 @@ TEST(KernelsDwRows, Taps3x3GivesEveryPlanePositionTheBitsOfTaps) {
 
 // dot_taps_3x3's lanes (integers: exact whatever the order): tap t's lane l gets the products of the columns
 // i ≡ l (mod 16); the lanes past the nine stay as they were.
-TEST(KernelsDwRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
+TEST(KernelsRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = integers(p.x_len(), 8);
       const std::vector<float> y = p.q_space(integers(p.n(), 9));
-      std::vector<float> lanes = integers(11 * kDwTapLanes, 10), expect = lanes;
+      std::vector<float> lanes = integers(11 * kTapLanes, 10), expect = lanes;
       const std::vector<int64_t> shift = p.shifts();
       for (int64_t t = 0; t < 9; ++t) {
         for (int64_t j = 0; j < p.rows; ++j) {
           for (int64_t i = 0; i < p.width; ++i) {
-            expect[t * kDwTapLanes + i % kDwTapLanes] += y[j * p.ld + i] * x[j * p.ld + i + shift[t]];
+            expect[t * kTapLanes + i % kTapLanes] += y[j * p.ld + i] * x[j * p.ld + i + shift[t]];
           }
         }
       }
@@ -427,18 +427,18 @@ TEST(KernelsDwRows, DotTaps3x3AddsEveryColumnIntoItsLane) {
 // rows ascending, then added to the lane. Each product is added with a fused multiply-add or not, as the build
 // contracts the kernels' multiply-adds (the release build on FMA ISAs does, the -O1 asan build does not): all lanes
 // must match one of the two.
-TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
+TEST(KernelsRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
   for (Isa isa : usable_levels()) {
-    const DwRowKernels &k = dw_row_kernels(isa);
+    const RowKernels &k = row_kernels(isa);
     for (const GridPlane &p : grid_planes()) {
       const std::vector<float> x = fractions(p.x_len(), 11);
       const std::vector<float> y = p.q_space(fractions(p.n(), 12));
-      std::vector<float> lanes = fractions(9 * kDwTapLanes, 13), fused = lanes, plain = lanes;
+      std::vector<float> lanes = fractions(9 * kTapLanes, 13), fused = lanes, plain = lanes;
       const std::vector<int64_t> shift = p.shifts();
       for (int64_t t = 0; t < 9; ++t) {
-        for (int64_t l = 0; l < kDwTapLanes; ++l) {
+        for (int64_t l = 0; l < kTapLanes; ++l) {
           float acc_fused = 0.0f, acc_plain = 0.0f;
-          for (int64_t i = l; i < p.width; i += kDwTapLanes) {
+          for (int64_t i = l; i < p.width; i += kTapLanes) {
             for (int64_t j = 0; j < p.rows; ++j) {
               const float a = y[j * p.ld + i], b = x[j * p.ld + i + shift[t]];
               acc_fused = std::fma(a, b, acc_fused);
@@ -446,8 +446,8 @@ TEST(KernelsDwRows, DotTaps3x3SumsColumnsThenRowsInOrder) {
               acc_plain = acc_plain + product;
             }
           }
-          fused[t * kDwTapLanes + l] += acc_fused;
-          plain[t * kDwTapLanes + l] += acc_plain;
+          fused[t * kTapLanes + l] += acc_fused;
+          plain[t * kTapLanes + l] += acc_plain;
         }
       }
       k.dot_taps_3x3(y.data(), x.data(), p.ld, p.dc, p.rows, p.width, lanes.data());
