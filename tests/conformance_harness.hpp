@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "conv_bwd/execute.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "harness/conv_call.hpp"
 #include "harness/desc_attrs.hpp"
@@ -183,6 +185,17 @@ class ApiCall {
 };
 
 inline std::string recent_api_error() { return aclnn_cpu::harness::recent_error(); }
+
+// ACLNN_CPU_ALGO = value ("" unsets it), loaded into the settings as aclInit would.
+inline void set_algo_setting(const std::string &value) {
+  if (value.empty()) {
+    unsetenv("ACLNN_CPU_ALGO");
+  } else {
+    setenv("ACLNN_CPU_ALGO", value.c_str(), 1);
+  }
+  std::string error;
+  ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
+}
 
 // Needs aclInit and a device (the test fixture's). Switches the emulated product to the case's.
 inline int run_api(const ConvCase &c, CaseTensors &tensors, aclrtStream stream, std::string *error) {

@@ -95,15 +95,7 @@ class LaunchAllocations : public ::testing::Test {
     EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
   }
 
-  static void set_algo(const std::string &value) {
-    if (value.empty()) {
-      unsetenv("ACLNN_CPU_ALGO");
-    } else {
-      setenv("ACLNN_CPU_ALGO", value.c_str(), 1);
-    }
-    std::string error;
-    ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
-  }
+  static void set_algo(const std::string &value) { conformance::set_algo_setting(value); }
 
   // The allocations of the launch and synchronize of executor, whose workspace is `bytes`.
   long count_launch(aclOpExecutor *executor, uint64_t bytes, const std::string &what) {

@@ -36,15 +36,7 @@ class ConformanceAlgorithmSweep : public ::testing::TestWithParam<const Algorith
   }
   void TearDown() override { set_algo(saved_); }
 
-  static void set_algo(const std::string &value) {
-    if (value.empty()) {
-      unsetenv("ACLNN_CPU_ALGO");
-    } else {
-      setenv("ACLNN_CPU_ALGO", value.c_str(), 1);
-    }
-    std::string error;
-    ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
-  }
+  static void set_algo(const std::string &value) { conformance::set_algo_setting(value); }
 
   // Checks c and says whether the plan gave the swept algorithm its output.
   bool check_and_whether_chosen(const ConvCase &c) {

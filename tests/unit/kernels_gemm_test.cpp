@@ -22,6 +22,7 @@
 
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 #include "core/isa.hpp"
+#include "kernel_test_support.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -31,41 +32,18 @@ static void PrintTo(const GemmUkernel *k, std::ostream *os) { *os << k->name; }
 
 namespace {
 
-// Uniform in (-1, 1) with 23 random mantissa bits: products and sums round (unlike small integers).
-std::vector<float> random_floats(int64_t n, uint32_t seed) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto &x : v) {
-    seed = seed * 1664525u + 1013904223u;
-    x = static_cast<float>(static_cast<int32_t>(seed)) / 2147483648.0f;
-  }
-  return v;
-}
+using kernel_test::poison;
+using kernel_test::random_floats;
+using kernel_test::same_bits;
 
-// A quiet NaN with a payload no kernel computes: C outside the corner must keep these exact bits.
-float poison() {
-  const uint32_t bits = 0x7fc0beefu;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-std::vector<const GemmUkernel *> kernels() {
-  std::vector<const GemmUkernel *> all;
-  for (const GemmUkernel &k : gemm_ukernels()) all.push_back(&k);
-  return all;
-}
+std::vector<const GemmUkernel *> kernels() { return kernel_test::pointers<GemmUkernel>(gemm_ukernels()); }
 
 class KernelsGemm : public ::testing::TestWithParam<const GemmUkernel *> {
  protected:
   // Skips, naming the kernel, when it cannot run here.
   void SetUp() override {
-    const GemmUkernel &k = *GetParam();
-    if (!k.built()) GTEST_SKIP() << k.name << ": not built for this target (an x86 kernel)";
-    if (static_cast<int>(k.isa) > static_cast<int>(cpu_isa())) {
-      GTEST_SKIP() << k.name << ": needs " << isa_name(k.isa) << ", this CPU runs " << isa_name(cpu_isa());
-    }
+    const std::string why = kernel_test::cannot_run(*GetParam());
+    if (!why.empty()) GTEST_SKIP() << why;
   }
 };
 
