@@ -43,8 +43,7 @@ bool overlaps(const ByteRange &x, const ByteRange &y) {
   return x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi;
 }
 
-}  // namespace
-
+// The GEMM algorithms read and write FP32/FP16/BF16 elements through typed pointers; the reference copies bytes.
 bool tensors_misaligned(const Problem &p) {
   for (const TensorArg *t : {&p.grad_output, &p.input, &p.weight, &p.grad_input, &p.grad_weight}) {
     if (t->present && t->data != nullptr && reinterpret_cast<uintptr_t>(t->data) % dtype_size(t->dtype) != 0) {
@@ -54,6 +53,8 @@ bool tensors_misaligned(const Problem &p) {
   return false;
 }
 
+// The GEMM algorithms read the caller's operands while they write outputs; the reference stages every operand
+// before it writes anything, so in-place callers (an output sharing memory with an operand) get it.
 bool outputs_alias_operands(const Problem &p) {
   const TensorArg *outputs[3] = {&p.grad_input, &p.grad_weight, &p.grad_bias};
   const ByteRange operands[3] = {byte_range(p.grad_output), byte_range(p.input), byte_range(p.weight)};
@@ -66,8 +67,6 @@ bool outputs_alias_operands(const Problem &p) {
   }
   return false;
 }
-
-namespace {
 
 // What every candidate's refusal asks of the call's tensors, computed once per plan.
 struct TensorFacts {

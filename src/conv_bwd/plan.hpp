@@ -84,13 +84,6 @@ constexpr double kCallerMacs = 1 << 16;
 constexpr uint64_t kMaxSlotBytes = static_cast<uint64_t>(kMaxSlotFloats) * sizeof(float);
 constexpr uint64_t kMaxSharedBytes = uint64_t{1} << 30;
 
-// The GEMM algorithms read the caller's operands while they write outputs; the reference stages every operand
-// before it writes anything, so in-place callers (an output sharing memory with an operand) get it.
-bool outputs_alias_operands(const Problem &problem);
-
-// The GEMM algorithms read and write FP32/FP16/BF16 elements through typed pointers; the reference copies bytes.
-bool tensors_misaligned(const Problem &problem);
-
 Plan make_plan(const Problem &problem, const PlanContext &context);
 
 // "gradInput=gemm_backward_data:gemm_f32_8x32__avx512f gradWeight=gemm_weight_shifted:gemm_nt_f32_4x4__avx512f
