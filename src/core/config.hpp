@@ -30,7 +30,7 @@ struct Settings {
   Hf32Rounding hf32_rounding = Hf32Rounding::kTiesAway;
   Fp8Overflow fp8_overflow = Fp8Overflow::kSaturate;
   int verbose = 0;
-  Isa max_isa = Isa::kAvx512;       // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
+  Isa max_isa = kBestIsa;           // ACLNN_CPU_MAX_ISA: the best kernels plans may pick (capped by the CPU)
   bool reference_only = false;      // ACLNN_CPU_ALGO=reference: every output by the fp64 reference algorithms
   std::string disabled_algorithms;  // ACLNN_CPU_ALGO=-name,-name: ",name,name," (plans skip them)
   uint64_t mem_limit = 0;           // ACLNN_CPU_MEM_LIMIT: bytes of live device memory allowed; 0 = no limit

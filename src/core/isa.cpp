@@ -2,7 +2,24 @@
 
 #include "core/config.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace aclnn_cpu {
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+// CPUID leaf 7, sub-leaf 1, EAX bit 5 (AVX512_BF16). Its zmm state is AVX-512F's, which the caller has checked.
+bool avx512_bf16() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 1, eax, ebx, ecx, edx);
+  return (eax >> 5) & 1u;
+}
+#endif
+
+}  // namespace
 
 const char *isa_name(Isa isa) {
   switch (isa) {
@@ -12,12 +29,14 @@ const char *isa_name(Isa isa) {
       return "avx2";
     case Isa::kAvx512:
       return "avx512";
+    case Isa::kAvx512Bf16:
+      return "avx512_bf16";
   }
   return "scalar";
 }
 
 bool parse_isa(const std::string &name, Isa *out) {
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16}) {
     if (name == isa_name(isa)) {
       *out = isa;
       return true;
@@ -31,7 +50,7 @@ Isa cpu_isa() {
   // __builtin_cpu_supports checks CPUID and, for AVX/AVX-512, that the OS enabled the register state (XGETBV).
   static const Isa detected = [] {
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
+    if (__builtin_cpu_supports("avx512f")) return avx512_bf16() ? Isa::kAvx512Bf16 : Isa::kAvx512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
     return Isa::kScalar;
   }();

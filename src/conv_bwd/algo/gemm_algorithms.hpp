@@ -26,6 +26,7 @@
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
+#include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
@@ -88,6 +89,9 @@ struct GemmKernels {
   const RowKernels *rows;   // the strided-row kernels (depthwise, direct_data, col2im, gradBias)
   const GemmRaUkernel *ra;  // gemm_weight_shifted's transposed product for the problem's output channels per group
                             // (gemm_ra_ukernel; nullptr: the ISA has none)
+  // For calls computing in BF16, the pair kernel standing in for `nn` where its panels allow (gemm_bf16_ukernel.hpp;
+  // nullptr: another compute format, or the ISA has none).
+  const GemmBf16Ukernel *bf16 = nullptr;
 };
 
 // How an algorithm cuts its work, the part every algorithm has: `items` independent work items, each using
@@ -124,6 +128,7 @@ struct DataBlocking : Blocking {
   int64_t channels_per_item = 0;  // x channels per item
   int64_t position_parts = 1;     // parts of the y positions with their own x planes
   int64_t tap_parts = 1;          // parts of a channel's taps, likewise (one channel per item)
+  int64_t pairs_at = 0;           // with GemmKernels::bf16: where the slot's pair panels start (bf16_pair_floats)
 };
 
 // gemm_forward (both uses: the transposed call's gradInput and the flipped stride-1 one).
@@ -163,6 +168,13 @@ struct RaLayout {
 // boundary (its rows are whole vectors: lda is the K block rounded to the NT kernel's lanes).
 inline int64_t shared_dy_offset(const ShiftedWeightBlocking &b, const Canonical &c) {
   return (b.k_parts * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() + 15) / 16 * 16;
+}
+
+// Floats of a slot holding BF16 pair panels (gemm_bf16_ukernel.hpp) of an A pack of a_lines × a_steps and a B pack of
+// b_lines × b_steps: A's from the start, B's from a_pair_floats(a_lines, a_steps) on (64-byte aligned).
+inline int64_t a_pair_floats(int64_t a_lines, int64_t a_steps) { return round_up(a_lines * pair_steps(a_steps), 16); }
+inline int64_t bf16_pair_floats(int64_t a_lines, int64_t a_steps, int64_t b_lines, int64_t b_steps) {
+  return a_pair_floats(a_lines, a_steps) + b_lines * pair_steps(b_steps);
 }
 
 // Scratch for the work: `slots` areas of slot_floats floats each, 64-byte aligned, and the shared area.

@@ -139,8 +139,13 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const bool shared_planes = parts > 1 && !dcol_out;
   const bool planes_in_place = !dcol_out && !shared_planes && adds_in_place(rounding, grad_input);
   const int64_t plane_pitch = planes_in_place ? grad_input.strides[1] : x_plane;
+  // BF16: the packed panels also as pairs, for the pair kernel wherever their values let it give the same bits.
+  const GemmBf16Ukernel *pk = b_in_place || c_in_place ? nullptr : k.bf16;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
+    uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
+    uint32_t *b_pairs = pk != nullptr ? a_pairs + a_pair_floats(mp_max, b.kc) : nullptr;
+    int a_floor = 0;
     float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
@@ -175,6 +180,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           read_row_run(w, cy0 + k, col0, mi, out);
           return out;
         });
+        if (pk != nullptr) a_floor = pk->to_pairs(a_pack, ceil_div(mi, uk.mr), uk.mr, kc, a_pairs);
       };
       if (whole_a) pack_weight(0, c.cy_per_group);
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
@@ -193,6 +199,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             return out;
           });
           if (b_rounded_in_panels) dy.finish(b_pack, round_up(nt - in_place, uk.nr) * kc);
+          const int b_floor = pk != nullptr ? pk->to_pairs(b_pack, ceil_div(nt, uk.nr), uk.nr, kc, b_pairs) : 0;
+          const bool pairs = pk != nullptr && pairs_exact(a_floor, b_floor);
           const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
           for (int64_t j = 0; j < nt; j += uk.nr) {
             const int nn = static_cast<int>(std::min<int64_t>(uk.nr, nt - j));
@@ -200,7 +208,12 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             const int64_t ldb = j < in_place ? yv.strides[1] : uk.nr;
             for (int64_t i = 0; i < mi; i += uk.mr) {
               const int mm = static_cast<int>(std::min<int64_t>(uk.mr, mi - i));
-              if (c_in_place) {
+              if (pairs) {  // A's pair panels: whole K (pair_steps(Cy_g) per panel) or this block's
+                const uint32_t *ai =
+                    whole_a ? a_pairs + k0 / 2 * uk.mr + i * pair_steps(c.cy_per_group) : a_pairs + i * pair_steps(kc);
+                pk->run(pair_steps(kc), ai, b_pairs + j * pair_steps(kc), dcol + i * nt_max + j, nt_max, mm, nn,
+                        k0 > 0);
+              } else if (c_in_place) {
                 uk.run(kc, a_block + i * a_panel, bj, ldb, dx + i * grad_input.strides[1] + p0 + j,
                        grad_input.strides[1], mm, nn, k0 > 0);
               } else {
@@ -240,7 +253,9 @@ bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const Data
   return gemm_backward_data(c, k, b, s, rounding, c.grad_input);
 }
 
-std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &) { return k.nn->name; }
+std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &) {
+  return k.bf16 != nullptr ? k.bf16->name : k.nn->name;
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -206,6 +206,10 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   b.kc = a_steps(round_up(cb * kk, uk.mr));
   b.items = c.batch * c.groups * ceil_div(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
+  if (k.bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + bf16_pair_floats(round_up(cb * kk, uk.mr), b.kc, b.tile, kGemmKc);
+  }
   b.shared_floats = parts > 1 && x_planes ? parts * planes * x_plane(c) : 0;
   b.flops = gemm_flops(c);
   return b;

@@ -1,11 +1,12 @@
 // The GEMM families' tables, generated from their enumerator lists (gemm_ukernel.hpp, gemm_nt_ukernel.hpp,
-// gemm_ra_ukernel.hpp) in the lists' order, and the kernel each picks for the plan's ISA (already capped to what the
-// CPU runs and to ACLNN_CPU_MAX_ISA). The x86 kernels exist only where they were compiled (src/CMakeLists.txt);
-// elsewhere their entries have no function and every ISA gets the portable ones.
+// gemm_ra_ukernel.hpp, gemm_bf16_ukernel.hpp) in the lists' order, and the kernel each picks for the plan's ISA
+// (already capped to what the CPU runs and to ACLNN_CPU_MAX_ISA). The x86 kernels exist only where they were compiled
+// (src/CMakeLists.txt); elsewhere their entries have no function and every ISA gets the portable ones.
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 #include <iterator>
 
+#include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 
@@ -40,18 +41,36 @@ const GemmNtUkernel kGemmNtUkernels[] = {ACLNN_CPU_GEMM_NT_UKERNELS(ACLNN_CPU_GE
 const GemmRaUkernel kGemmRaUkernels[] = {ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GEMM_RA_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_RA_UKERNEL_ENTRY
 
+#define ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)          \
+  GemmBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_##tile##__##isa), \
+                  ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),    \
+                  mr,                                                        \
+                  nr,                                                        \
+                  Isa::level,                                                \
+                  "gemm_bf16_" #tile "__" #isa},
+const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY)};
+#undef ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY
+
 constexpr auto kAny = [](const auto &) { return true; };
 
 }  // namespace
 
 KernelList<GemmUkernel> gemm_ukernels() { return {std::begin(kGemmUkernels), std::end(kGemmUkernels)}; }
 KernelList<GemmNtUkernel> gemm_nt_ukernels() { return {std::begin(kGemmNtUkernels), std::end(kGemmNtUkernels)}; }
+KernelList<GemmBf16Ukernel> gemm_bf16_ukernels() {
+  return {std::begin(kGemmBf16Ukernels), std::end(kGemmBf16Ukernels)};
+}
 KernelList<GemmRaUkernel> gemm_ra_ukernels() { return {std::begin(kGemmRaUkernels), std::end(kGemmRaUkernels)}; }
 
 // The scalar kernels are always built: there is always one.
 const GemmUkernel &gemm_ukernel(Isa isa) { return *best_kernel(gemm_ukernels(), isa, kAny); }
 
 const GemmNtUkernel &gemm_nt_ukernel(Isa isa) { return *best_kernel(gemm_nt_ukernels(), isa, kAny); }
+
+const GemmBf16Ukernel *gemm_bf16_ukernel(Isa isa, const GemmUkernel &nn) {
+  return best_kernel(gemm_bf16_ukernels(), isa,
+                     [&](const GemmBf16Ukernel &k) { return k.mr == nn.mr && k.nr == nn.nr; });
+}
 
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m) {
   const GemmRaUkernel *best = best_kernel(gemm_ra_ukernels(), isa, kAny);

@@ -8,7 +8,9 @@
 
 #include "core/isa.hpp"
 
-// X(suffix, level): an ISA's function-name suffix (after "__") and its Isa enumerator, lowest first.
+// X(suffix, level): an ISA's function-name suffix (after "__") and its Isa enumerator, lowest first: the ISAs every
+// family is built for (the row kernels have one table per ISA of this list). avx512bf16 (Isa::kAvx512Bf16) has only
+// the BF16 pair kernels (gemm_bf16_ukernel.hpp); every other family runs its avx512f kernels there.
 #define ACLNN_CPU_KERNEL_ISAS(X) \
   X(scalar, kScalar)             \
   X(avx2_fma, kAvx2)             \
@@ -20,9 +22,11 @@
 #if defined(ACLNN_CPU_HAVE_X86_KERNELS)
 #define ACLNN_CPU_KERNEL_BUILT_avx2_fma(fn) fn
 #define ACLNN_CPU_KERNEL_BUILT_avx512f(fn) fn
+#define ACLNN_CPU_KERNEL_BUILT_avx512bf16(fn) fn
 #else
 #define ACLNN_CPU_KERNEL_BUILT_avx2_fma(fn) nullptr
 #define ACLNN_CPU_KERNEL_BUILT_avx512f(fn) nullptr
+#define ACLNN_CPU_KERNEL_BUILT_avx512bf16(fn) nullptr
 #endif
 
 namespace aclnn_cpu {

@@ -1,0 +1,220 @@
+// The BF16 pair kernels (kernels/gemm_bf16_ukernel.hpp), one test per entry of the family's enumerator list
+// (ACLNN_CPU_GEMM_BF16_UKERNELS, through gemm_bf16_ukernels()); a kernel this build lacks or whose ISA this CPU
+// lacks is skipped, by name and with the reason. For every m ≤ MR and n ≤ NR and kc = 0, 1, 2, 7, 64, 257 (odd:
+// a last pair over a zero), writing and accumulating:
+//   - to_pairs against a scalar pairing (step 2i's BF16 in the high half, step 2i + 1's in the low half) and its
+//     exponent floor against a scalar scan, on normal, tiny, subnormal, Inf and NaN values;
+//   - the kernel bit for bit against a scalar model of VDPBF16PS as Intel's manual documents it (per lane: the high
+//     halves' product added first, then the low halves'; BF16 subnormal inputs and the accumulator read as zero,
+//     each result below 2^-126 flushed to zero; one rounding per addition), on random BF16 values with subnormals
+//     and values whose products underflow among them — so the instruction's own behaviour is checked here;
+//   - on random normal BF16 values (pairs_exact holds), bit for bit against the fp32 NN kernel of the same tile on
+//     the fp32 panels: the claim the algorithms rely on;
+//   - C outside the m × n corner (poisoned with a NaN payload) untouched, bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "core/isa.hpp"
+#include "kernel_test_support.hpp"
+
+namespace aclnn_cpu {
+namespace conv_bwd {
+
+static void PrintTo(const GemmBf16Ukernel *k, std::ostream *os) { *os << k->name; }
+
+namespace {
+
+using kernel_test::poison;
+using kernel_test::same_bits;
+
+std::vector<const GemmBf16Ukernel *> kernels() { return kernel_test::pointers<GemmBf16Ukernel>(gemm_bf16_ukernels()); }
+
+float from_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+// BF16 values held as fp32, seeded: sign, exponent and 7 mantissa bits random. `tiny` mixes in subnormals and
+// exponents whose products fall below 2^-126; otherwise exponents in [2^-20, 2^4).
+std::vector<float> random_bf16(int64_t n, uint32_t seed, bool tiny) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (auto &x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    const uint32_t r = seed >> 8;
+    uint32_t exponent = 107 + r % 24;
+    if (tiny && r % 5 == 0) exponent = (r >> 5) % 4 == 0 ? 0 : 1 + (r >> 5) % 60;
+    x = from_bits(((r >> 16 & 1u) << 31) | (exponent << 23) | ((r >> 3 & 0x7Fu) << 16));
+  }
+  return v;
+}
+
+// fp32 panels of `width` lines, kc steps (the layout of gemm_ukernel.hpp).
+struct Panels {
+  std::vector<float> fp32;
+  std::vector<uint32_t> pairs;
+  int floor = -1;
+};
+
+Panels make_panels(const GemmBf16Ukernel &k, int width, int64_t kc, uint32_t seed, bool tiny) {
+  Panels p;
+  p.fp32 = random_bf16(kc * width, seed, tiny);
+  p.pairs.assign(static_cast<size_t>(pair_steps(kc) * width), 0xDEADBEEFu);
+  p.floor = k.to_pairs(p.fp32.data(), 1, width, kc, p.pairs.data());
+  return p;
+}
+
+// The scalar pairing and floor of gemm_bf16_ukernel.hpp.
+int expected_floor(const std::vector<float> &v) {
+  uint32_t largest = 0, smallest = 0x7F7FFFFF;
+  for (float x : v) {
+    const uint32_t mag = bits_of(x) & 0x7FFFFFFFu;
+    largest = std::max(largest, mag);
+    if (mag != 0) smallest = std::min(smallest, mag);
+  }
+  if (largest >= 0x7F800000u || smallest < 0x00800000u) return 0;
+  return static_cast<int>(smallest >> 23);
+}
+
+uint32_t expected_pair(const std::vector<float> &v, int width, int64_t kc, int64_t i, int line) {
+  const uint32_t hi = bits_of(v[static_cast<size_t>(2 * i * width + line)]) >> 16;
+  const uint32_t lo = 2 * i + 1 < kc ? bits_of(v[static_cast<size_t>((2 * i + 1) * width + line)]) >> 16 : 0;
+  return hi << 16 | lo;
+}
+
+// One VDPBF16PS lane, as documented: DAZ on the inputs and the accumulator, FTZ after each of its two additions.
+float flush(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+float bf16_half(uint32_t word, bool high) { return flush(from_bits(high ? word & 0xFFFF0000u : word << 16)); }
+float dot_step(float acc, uint32_t a, uint32_t b) {
+  acc = flush(std::fma(bf16_half(a, true), bf16_half(b, true), flush(acc)));
+  return flush(std::fma(bf16_half(a, false), bf16_half(b, false), acc));
+}
+
+class KernelsGemmBf16 : public ::testing::TestWithParam<const GemmBf16Ukernel *> {
+ protected:
+  void SetUp() override {
+    const std::string why = kernel_test::cannot_run(*GetParam());
+    if (!why.empty()) GTEST_SKIP() << why;
+  }
+};
+
+TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
+  const GemmBf16Ukernel &k = *GetParam();
+  for (int width : {k.mr, k.nr}) {
+    for (int64_t kc : {1, 2, 7, 64, 257}) {
+      for (bool tiny : {false, true}) {
+        Panels p = make_panels(k, width, kc, static_cast<uint32_t>(3 + kc + width), tiny);
+        EXPECT_EQ(p.floor, expected_floor(p.fp32)) << "width " << width << " kc " << kc << " tiny " << tiny;
+        for (int64_t i = 0; i < pair_steps(kc); ++i) {
+          for (int line = 0; line < width; ++line) {
+            ASSERT_EQ(p.pairs[static_cast<size_t>(i * width + line)], expected_pair(p.fp32, width, kc, i, line))
+                << "width " << width << " kc " << kc << " step " << i << " line " << line;
+          }
+        }
+      }
+    }
+  }
+  // Inf, NaN and a subnormal each give floor 0; zeros alone 254; several panels convert one after the other.
+  for (float special : {INFINITY, NAN, 1e-39f}) {
+    std::vector<float> v(16 * 3, 0.5f);
+    v[37] = special;
+    std::vector<uint32_t> out(16 * 2);
+    EXPECT_EQ(k.to_pairs(v.data(), 1, 16, 3, out.data()), 0) << special;
+  }
+  std::vector<float> zeros(8 * 4, 0.0f), two(8 * 2 * 3);
+  std::vector<uint32_t> out(8 * 2 * 2);
+  EXPECT_EQ(k.to_pairs(zeros.data(), 1, 8, 4, out.data()), 254);
+  for (size_t i = 0; i < two.size(); ++i) two[i] = static_cast<float>(i + 1);
+  EXPECT_EQ(k.to_pairs(two.data(), 2, 8, 3, out.data()), 127);
+  EXPECT_EQ(out[8 * 2 + 1], (bits_of(two[24 + 1]) & 0xFFFF0000u) | bits_of(two[24 + 8 + 1]) >> 16);
+  EXPECT_EQ(out[8 * 3 + 1], bits_of(two[24 + 16 + 1]) & 0xFFFF0000u);
+}
+
+TEST_P(KernelsGemmBf16, MatchesTheInstructionsDocumentedArithmetic) {
+  const GemmBf16Ukernel &k = *GetParam();
+  const int mr = k.mr, nr = k.nr;
+  for (int64_t kc : {0, 1, 2, 7, 64, 257}) {
+    const int64_t kp = pair_steps(kc);
+    const Panels a = make_panels(k, mr, kc, static_cast<uint32_t>(11 + kc), true);
+    const Panels b = make_panels(k, nr, kc, static_cast<uint32_t>(29 + kc), true);
+    for (bool accumulate : {false, true}) {
+      for (int m = 1; m <= mr; ++m) {
+        for (int n = 1; n <= nr; ++n) {
+          const int64_t ldc = nr + 3;
+          std::vector<float> c(static_cast<size_t>((mr + 1) * ldc), poison());
+          for (int r = 0; r < m; ++r) {
+            for (int j = 0; j < n; ++j) c[static_cast<size_t>(r * ldc + j)] = 0.25f * static_cast<float>(r - j);
+          }
+          const std::vector<float> before = c;
+          k.run(kp, a.pairs.data(), b.pairs.data(), c.data(), ldc, m, n, accumulate);
+          for (int r = 0; r <= mr; ++r) {
+            for (int64_t j = 0; j < ldc; ++j) {
+              const size_t at = static_cast<size_t>(r * ldc + j);
+              if (r >= m || j >= n) {
+                ASSERT_TRUE(same_bits(c[at], before[at])) << "outside the corner: " << r << "," << j;
+                continue;
+              }
+              float acc = 0.0f;
+              for (int64_t i = 0; i < kp; ++i) {
+                acc = dot_step(acc, a.pairs[static_cast<size_t>(i * mr + r)], b.pairs[static_cast<size_t>(i * nr + j)]);
+              }
+              const float want = accumulate ? before[at] + acc : acc;
+              ASSERT_TRUE(same_bits(c[at], want)) << "kc " << kc << " m " << m << " n " << n << " acc " << accumulate
+                                                  << " at " << r << "," << j << ": " << c[at] << " vs " << want;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(KernelsGemmBf16, GivesTheFp32KernelsBitsOnNormalValues) {
+  const GemmBf16Ukernel &k = *GetParam();
+  const GemmUkernel &nn = gemm_ukernel(Isa::kAvx512);
+  ASSERT_EQ(nn.mr, k.mr);
+  ASSERT_EQ(nn.nr, k.nr);
+  for (int64_t kc : {1, 2, 7, 64, 257}) {
+    const Panels a = make_panels(k, k.mr, kc, static_cast<uint32_t>(5 + kc), false);
+    const Panels b = make_panels(k, k.nr, kc, static_cast<uint32_t>(17 + kc), false);
+    ASSERT_TRUE(pairs_exact(a.floor, b.floor)) << a.floor << " " << b.floor;
+    for (bool accumulate : {false, true}) {
+      for (int m : {1, 5, k.mr}) {
+        for (int n : {1, 17, k.nr}) {
+          std::vector<float> pairs_c(static_cast<size_t>(k.mr * k.nr)), fp32_c;
+          for (size_t i = 0; i < pairs_c.size(); ++i) pairs_c[i] = 0.125f * static_cast<float>(i % 13) - 0.75f;
+          fp32_c = pairs_c;
+          k.run(pair_steps(kc), a.pairs.data(), b.pairs.data(), pairs_c.data(), k.nr, m, n, accumulate);
+          nn.run(kc, a.fp32.data(), b.fp32.data(), k.nr, fp32_c.data(), k.nr, m, n, accumulate);
+          for (size_t i = 0; i < pairs_c.size(); ++i) {
+            ASSERT_TRUE(same_bits(pairs_c[i], fp32_c[i])) << "kc " << kc << " m " << m << " n " << n << " element " << i
+                                                          << ": " << pairs_c[i] << " vs " << fp32_c[i];
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKernel, KernelsGemmBf16, ::testing::ValuesIn(kernels()),
+                         [](const ::testing::TestParamInfo<const GemmBf16Ukernel *> &info) {
+                           return std::string(info.param->name);
+                         });
+
+}  // namespace
+}  // namespace conv_bwd
+}  // namespace aclnn_cpu
