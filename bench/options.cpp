@@ -131,7 +131,7 @@ void print_usage(const char *program) {
       "  --seed=N           data seed (default 1)\n"
       "  --onednn-isa=NAME  cap oneDNN's ISA: avx2, avx512_core, avx512_core_bf16, ... (default: its choice)\n"
       "  --peak=avx2|avx512 peak behind the %%-of-peak columns: 256-bit (default) or 512-bit FMAs\n"
-      "  --gap-ms=N         idle milliseconds before each timed call (default 10)\n"
+      "  --gap-ms=N         idle milliseconds before each timed call (default 50)\n"
       "  --burst=N          each timed sample is N back-to-back calls of one side, as in a training loop, so\n"
       "                     thread pools stay awake (default 1); the gap comes before each burst\n"
       "  --calls=N          after the table, N back-to-back calls of ours per layer with GetWorkspaceSize, launch\n"

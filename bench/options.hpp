@@ -21,7 +21,10 @@ struct Options {
   uint32_t seed = 1;
   std::string onednn_isa;     // cap of oneDNN's ISA; empty: its own choice
   std::string peak = "avx2";  // the FMA width the "% of peak" columns assume: avx2 or avx512
-  int gap_ms = 10;            // idle time before each timed call (lets OpenMP's spinning workers go to sleep)
+  // Idle time before each timed burst, so OpenMP's spinning workers have gone to sleep. 10 ms was not enough on a
+  // 2-vCPU Zen 5 host: our bursts after oneDNN's took 0.94-1.9 ms (ResNet 1x1 64->256, BF16, varying from run to
+  // run) against a steady 0.89 after 50 ms, and 2.3 ms with no gap.
+  int gap_ms = 50;
   int burst = 1;              // calls per timed sample, back to back (a training loop); ms = sample / burst
   int calls = 0;              // > 0: also time this many back-to-back calls of ours per layer, phase by phase
   bool list = false;

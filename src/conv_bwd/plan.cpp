@@ -191,7 +191,10 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
     plan.inconsistent = why;
   }
   if (canonical) plan.kernels.ra = gemm_ra_ukernel(ctx.isa, c.cy_per_group);
-  if (p.compute == ComputeType::kBf16) plan.kernels.bf16 = gemm_bf16_ukernel(ctx.isa, *plan.kernels.nn);
+  if (p.compute == ComputeType::kBf16) {
+    plan.kernels.bf16 = gemm_bf16_ukernel(ctx.isa, *plan.kernels.nn);
+    if (plan.kernels.ra != nullptr) plan.kernels.ra_bf16 = gemm_ra_bf16_ukernel(ctx.isa, *plan.kernels.ra);
+  }
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {
     if (p.mask[0]) plan.grad_input = zeros_plan(Output::kGradInput);

@@ -1,8 +1,8 @@
-// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp) give bitwise the results of the fp32-FMA path
-// they stand in for: every BF16 case below runs under ACLNN_CPU_MAX_ISA=avx512_bf16 and =avx512 and the outputs'
-// bytes must agree, on random data and on data whose blocks the pair kernel must leave to the fp32 kernel (values
-// whose products or sums would fall below 2^-126, subnormals, Inf, NaN). Skipped, with a message, on CPUs without
-// AVX512-BF16.
+// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp) give bitwise the
+// results of the fp32-FMA path they stand in for: every BF16 case below runs under ACLNN_CPU_MAX_ISA=avx512_bf16 and
+// =avx512 and the outputs' bytes must agree, on random data and on data whose blocks the pair kernel must leave to the
+// fp32 kernel (values whose products or sums would fall below 2^-126, subnormals, Inf, NaN). Skipped, with a message,
+// on CPUs without AVX512-BF16.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -43,15 +43,16 @@ class ConformanceBf16Pairs : public ::testing::Test {
     ASSERT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
   }
 
-  // The outputs' bytes of one run under the cap `isa`; *pairs: whether its plan took a pair kernel.
-  static std::vector<unsigned char> run_under(const char *isa, const ConvCase &c, double dy_scale, bool *pairs) {
+  // The outputs' bytes of one run under the cap `isa`; *kernels: its plan's algorithms and kernels (describe_plan).
+  static std::vector<unsigned char> run_under(const char *isa, const ConvCase &c, double dy_scale,
+                                              std::string *kernels) {
     cap(isa);
     CaseTensors t(c);
     for (int64_t i = 0; i < t.t[kGradOutput].numel(); ++i) t.t[kGradOutput].set(i, t.t[kGradOutput].get(i) * dy_scale);
     for (const ConvCase::Special &sp : c.specials) t.t[sp.slot].set(sp.index, sp.value);
     const aclnn_cpu::conv_bwd::Plan plan =
         aclnn_cpu::conv_bwd::make_plan(build_problem(c, t), aclnn_cpu::conv_bwd::current_plan_context());
-    *pairs = plan.kernels.bf16 != nullptr;
+    *kernels = aclnn_cpu::conv_bwd::describe_plan(plan);
     std::string error;
     EXPECT_EQ(run_direct(c, t, &error), 0) << error;
     std::vector<unsigned char> out;
@@ -61,12 +62,19 @@ class ConformanceBf16Pairs : public ::testing::Test {
     return out;
   }
 
-  static void expect_same_bits(const ConvCase &c, double dy_scale, const std::string &what) {
-    bool pairs = false, fp32_pairs = true;
-    const std::vector<unsigned char> native = run_under("avx512_bf16", c, dy_scale, &pairs);
-    const std::vector<unsigned char> fp32 = run_under("avx512", c, dy_scale, &fp32_pairs);
-    EXPECT_TRUE(pairs) << what << ": the plan took no pair kernel";
-    EXPECT_FALSE(fp32_pairs) << what << ": the avx512 cap still took a pair kernel";
+  // `kernel`: a pair kernel the plan must name under avx512_bf16 (none under avx512), or nullptr.
+  static void expect_same_bits(const ConvCase &c, double dy_scale, const std::string &what, const char *kernel) {
+    std::string native_kernels, fp32_kernels;
+    const std::vector<unsigned char> native = run_under("avx512_bf16", c, dy_scale, &native_kernels);
+    const std::vector<unsigned char> fp32 = run_under("avx512", c, dy_scale, &fp32_kernels);
+    // Under an ACLNN_CPU_ALGO setting (ctest's conformance_reference) the plan may take no GEMM algorithm at all.
+    const char *algo = std::getenv("ACLNN_CPU_ALGO");
+    if (kernel != nullptr && (algo == nullptr || *algo == '\0')) {
+      EXPECT_NE(native_kernels.find(kernel), std::string::npos)
+          << what << ": the plan took no " << kernel << " (" << native_kernels << ")";
+    }
+    EXPECT_EQ(fp32_kernels.find("avx512bf16"), std::string::npos)
+        << what << ": the avx512 cap still took a pair kernel";
     EXPECT_TRUE(native == fp32) << what << ": avx512_bf16 and avx512 results differ";
   }
 
@@ -75,47 +83,72 @@ class ConformanceBf16Pairs : public ::testing::Test {
   std::string saved_;
 };
 
-// Shape families of both GEMM algorithms of gradInput: 1-D, 2-D, 3-D; strides, dilation, padding beyond the kernel,
-// groups, 1×1 (dcol is gradInput), K (output channels per group) odd, below and above one block of 256 (the whole
-// packed weight, a last block of odd length), transposed calls, and mixes storing FP32.
-const char *const kCases[] = {
-    "mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16",
-    "mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16",
-    "mb1_g1_ic40oc301_ih9iw9_kh3kw3_ph1pw1_dtbf16",
-    "mb1_g1_ic20oc515_ih6iw7_kh1kw1_dtbf16",
-    "mb2_g2_ic12oc10_ih8iw8_kh3kw3_sh2sw2_ph1pw1_dtbf16",
-    "mb1_g1_ic8oc33_iw70_kw5_sw1_pw2_dtbf16",
-    "mb1_g1_ic6oc9_id5ih6iw7_kd3kh3kw3_pd1ph1pw1_dtbf16",
-    "mb1_g1_ic64oc48_ih14iw14_kh1kw1_sh2sw2_dtbf16",
-    "mb1_g1_ic17oc11_ih9iw9_kh2kw2_ph4pw4_dtbf16",
-    "mb1_g1_ic24oc12_ih8iw8_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0_dtbf16",
-    "mb2_g1_ic13oc9_ih7iw7_kh3kw3_ph1pw1_tr1_dtbf16",
-    "mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32",
-    "mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16_cmt1",
+// Shape families of the algorithms on pairs. gradInput's two GEMM algorithms (the NN pair kernel): 1-D, 2-D, 3-D;
+// strides, dilation, padding beyond the kernel, groups, 1×1 (dcol is gradInput), K (output channels per group) odd,
+// below and above one block of 256 (the whole packed weight, a last block of odd length), transposed calls, and mixes
+// storing FP32.
+struct PairCase {
+  const char *text;
+  const char *kernel;  // the pair kernel the plan must take
+};
+
+const char *const kNn = "gemm_bf16_8x32__avx512bf16";
+const char *const kForward = nullptr;  // gemm_forward (transposed calls' gradInput): no pair kernel yet
+const PairCase kCases[] = {
+    {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16", kNn},
+    {"mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16", kNn},
+    {"mb1_g1_ic40oc301_ih9iw9_kh3kw3_ph1pw1_dtbf16", kNn},
+    {"mb1_g1_ic20oc515_ih6iw7_kh1kw1_dtbf16", kNn},
+    {"mb2_g2_ic12oc10_ih8iw8_kh3kw3_sh2sw2_ph1pw1_dtbf16", kNn},
+    {"mb1_g1_ic8oc33_iw70_kw5_sw1_pw2_dtbf16", kNn},
+    {"mb1_g1_ic6oc9_id5ih6iw7_kd3kh3kw3_pd1ph1pw1_dtbf16", kNn},
+    {"mb1_g1_ic64oc48_ih14iw14_kh1kw1_sh2sw2_dtbf16", kNn},
+    {"mb1_g1_ic17oc11_ih9iw9_kh2kw2_ph4pw4_dtbf16", kNn},
+    {"mb1_g1_ic24oc12_ih8iw8_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0_dtbf16", kForward},
+    {"mb2_g1_ic13oc9_ih7iw7_kh3kw3_ph1pw1_tr1_dtbf16", kForward},
+    {"mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", kNn},
+    {"mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16_cmt1", kNn},
+    // gradWeight (gemm_weight_shifted, the RA product): both tiles, runs of odd and even length (a pair over a
+    // column after a run), stride phases with dilation and padding beyond the kernel, 1-D and 3-D, groups, batch
+    // (K parts), several K blocks per item (Ct summed in the slot), dy shared by many items, and gradWeight stored
+    // as FP32 (every bit of the sums visible).
+    {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb1_g1_ic8oc32_ih13iw11_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x32__avx512bf16"},
+    {"mb1_g1_ic12oc16_ih11iw13_kh3kw2_sh2sw2_ph2pw3_dh1dw2_dtbf16:bf16:bf16:f32:f32:f32",
+     "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb1_g1_ic6oc16_id5ih6iw7_kd3kh3kw3_pd1ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb2_g2_ic32oc32_ih8iw8_kh3kw3_ph1pw1_dtbf16", "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb1_g1_ic16oc32_iw301_kw5_pw2_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x32__avx512bf16"},
+    {"mb1_g1_ic8oc16_ih30iw31_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb1_g1_ic256oc32_ih14iw14_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x32__avx512bf16"},
+    {"mb1_g1_ic9oc16_ih9iw9_kh3kw3_ph4pw4_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x16__avx512bf16"},
+    {"mb3_g1_ic16oc32_ih10iw10_kh3kw3_ph1pw1_dtbf16_cmt1", "gemm_ra_bf16_8x32__avx512bf16"},
 };
 
 TEST_F(ConformanceBf16Pairs, RandomDataGivesTheFp32PathsBits) {
-  for (const char *text : kCases) expect_same_bits(parse_case(text, Data::kRandom, 7), 1.0, text);
+  for (const PairCase &pc : kCases) expect_same_bits(parse_case(pc.text, Data::kRandom, 7), 1.0, pc.text, pc.kernel);
 }
 
 // gradOutput scaled by 2^-120 (products and sums near or below 2^-126) and by 2^-130 (BF16 subnormals): the pair
 // kernel would flush them; pairs_exact sends those blocks to the fp32 kernel, which computes them as the fp32 path.
 TEST_F(ConformanceBf16Pairs, TinyValuesAreLeftToTheFp32Kernel) {
-  for (const char *text : kCases) {
-    expect_same_bits(parse_case(text, Data::kRandom, 8), 0x1p-120, std::string(text) + " dy scaled by 2^-120");
-    expect_same_bits(parse_case(text, Data::kRandom, 8), 0x1p-130, std::string(text) + " dy scaled by 2^-130");
+  for (const PairCase &pc : kCases) {
+    const std::string text = pc.text;
+    expect_same_bits(parse_case(pc.text, Data::kRandom, 8), 0x1p-120, text + " dy scaled by 2^-120", pc.kernel);
+    expect_same_bits(parse_case(pc.text, Data::kRandom, 8), 0x1p-130, text + " dy scaled by 2^-130", pc.kernel);
   }
 }
 
-// A subnormal, Inf or NaN operand in some blocks, normal values elsewhere.
+// A subnormal, Inf or NaN operand in some blocks (of gradOutput, the input and the weight), normal values elsewhere.
 TEST_F(ConformanceBf16Pairs, SubnormalsInfAndNanKeepTheFp32PathsBits) {
   const double specials[] = {1e-39, -3e-40, 1.0 / 0.0, 0.0 / 0.0};
-  for (const char *text : kCases) {
+  for (const PairCase &pc : kCases) {
     for (double v : specials) {
-      ConvCase c = parse_case(text, Data::kRandom, 9);
+      ConvCase c = parse_case(pc.text, Data::kRandom, 9);
       c.specials.push_back({kGradOutput, 5, v});
+      c.specials.push_back({kInput, 40, v});
       c.specials.push_back({kWeight, 3, v});
-      expect_same_bits(c, 1.0, std::string(text) + " with " + std::to_string(v));
+      expect_same_bits(c, 1.0, std::string(pc.text) + " with " + std::to_string(v), pc.kernel);
     }
   }
 }

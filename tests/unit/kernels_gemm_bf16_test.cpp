@@ -33,35 +33,14 @@ static void PrintTo(const GemmBf16Ukernel *k, std::ostream *os) { *os << k->name
 
 namespace {
 
+using kernel_test::dot_step;
+using kernel_test::expected_floor;
+using kernel_test::float_bits;
 using kernel_test::poison;
+using kernel_test::random_bf16;
 using kernel_test::same_bits;
 
 std::vector<const GemmBf16Ukernel *> kernels() { return kernel_test::pointers<GemmBf16Ukernel>(gemm_bf16_ukernels()); }
-
-float from_bits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-uint32_t bits_of(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-// BF16 values held as fp32, seeded: sign, exponent and 7 mantissa bits random. `tiny` mixes in subnormals and
-// exponents whose products fall below 2^-126; otherwise exponents in [2^-20, 2^4).
-std::vector<float> random_bf16(int64_t n, uint32_t seed, bool tiny) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto &x : v) {
-    seed = seed * 1664525u + 1013904223u;
-    const uint32_t r = seed >> 8;
-    uint32_t exponent = 107 + r % 24;
-    if (tiny && r % 5 == 0) exponent = (r >> 5) % 4 == 0 ? 0 : 1 + (r >> 5) % 60;
-    x = from_bits(((r >> 16 & 1u) << 31) | (exponent << 23) | ((r >> 3 & 0x7Fu) << 16));
-  }
-  return v;
-}
 
 // fp32 panels of `width` lines, kc steps (the layout of gemm_ukernel.hpp).
 struct Panels {
@@ -78,39 +57,14 @@ Panels make_panels(const GemmBf16Ukernel &k, int width, int64_t kc, uint32_t see
   return p;
 }
 
-// The scalar pairing and floor of gemm_bf16_ukernel.hpp.
-int expected_floor(const std::vector<float> &v) {
-  uint32_t largest = 0, smallest = 0x7F7FFFFF;
-  for (float x : v) {
-    const uint32_t mag = bits_of(x) & 0x7FFFFFFFu;
-    largest = std::max(largest, mag);
-    if (mag != 0) smallest = std::min(smallest, mag);
-  }
-  if (largest >= 0x7F800000u || smallest < 0x00800000u) return 0;
-  return static_cast<int>(smallest >> 23);
-}
-
+// The scalar pairing of gemm_bf16_ukernel.hpp.
 uint32_t expected_pair(const std::vector<float> &v, int width, int64_t kc, int64_t i, int line) {
-  const uint32_t hi = bits_of(v[static_cast<size_t>(2 * i * width + line)]) >> 16;
-  const uint32_t lo = 2 * i + 1 < kc ? bits_of(v[static_cast<size_t>((2 * i + 1) * width + line)]) >> 16 : 0;
+  const uint32_t hi = float_bits(v[static_cast<size_t>(2 * i * width + line)]) >> 16;
+  const uint32_t lo = 2 * i + 1 < kc ? float_bits(v[static_cast<size_t>((2 * i + 1) * width + line)]) >> 16 : 0;
   return hi << 16 | lo;
 }
 
-// One VDPBF16PS lane, as documented: DAZ on the inputs and the accumulator, FTZ after each of its two additions.
-float flush(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
-float bf16_half(uint32_t word, bool high) { return flush(from_bits(high ? word & 0xFFFF0000u : word << 16)); }
-float dot_step(float acc, uint32_t a, uint32_t b) {
-  acc = flush(std::fma(bf16_half(a, true), bf16_half(b, true), flush(acc)));
-  return flush(std::fma(bf16_half(a, false), bf16_half(b, false), acc));
-}
-
-class KernelsGemmBf16 : public ::testing::TestWithParam<const GemmBf16Ukernel *> {
- protected:
-  void SetUp() override {
-    const std::string why = kernel_test::cannot_run(*GetParam());
-    if (!why.empty()) GTEST_SKIP() << why;
-  }
-};
+class KernelsGemmBf16 : public kernel_test::RunnableKernel<GemmBf16Ukernel> {};
 
 TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
   const GemmBf16Ukernel &k = *GetParam();
@@ -140,8 +94,8 @@ TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
   EXPECT_EQ(k.to_pairs(zeros.data(), 1, 8, 4, out.data()), 254);
   for (size_t i = 0; i < two.size(); ++i) two[i] = static_cast<float>(i + 1);
   EXPECT_EQ(k.to_pairs(two.data(), 2, 8, 3, out.data()), 127);
-  EXPECT_EQ(out[8 * 2 + 1], (bits_of(two[24 + 1]) & 0xFFFF0000u) | bits_of(two[24 + 8 + 1]) >> 16);
-  EXPECT_EQ(out[8 * 3 + 1], bits_of(two[24 + 16 + 1]) & 0xFFFF0000u);
+  EXPECT_EQ(out[8 * 2 + 1], (float_bits(two[24 + 1]) & 0xFFFF0000u) | float_bits(two[24 + 8 + 1]) >> 16);
+  EXPECT_EQ(out[8 * 3 + 1], float_bits(two[24 + 16 + 1]) & 0xFFFF0000u);
 }
 
 TEST_P(KernelsGemmBf16, MatchesTheInstructionsDocumentedArithmetic) {

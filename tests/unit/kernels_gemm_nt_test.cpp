@@ -39,13 +39,7 @@ using kernel_test::same_bits;
 
 std::vector<const GemmNtUkernel *> kernels() { return kernel_test::pointers<GemmNtUkernel>(gemm_nt_ukernels()); }
 
-class KernelsGemmNt : public ::testing::TestWithParam<const GemmNtUkernel *> {
- protected:
-  void SetUp() override {
-    const std::string why = kernel_test::cannot_run(*GetParam());
-    if (!why.empty()) GTEST_SKIP() << why;
-  }
-};
+class KernelsGemmNt : public kernel_test::RunnableKernel<GemmNtUkernel> {};
 
 TEST_P(KernelsGemmNt, MatchesTheReferenceAtEveryRemainder) {
   const GemmNtUkernel &k = *GetParam();

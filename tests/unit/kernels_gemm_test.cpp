@@ -38,14 +38,7 @@ using kernel_test::same_bits;
 
 std::vector<const GemmUkernel *> kernels() { return kernel_test::pointers<GemmUkernel>(gemm_ukernels()); }
 
-class KernelsGemm : public ::testing::TestWithParam<const GemmUkernel *> {
- protected:
-  // Skips, naming the kernel, when it cannot run here.
-  void SetUp() override {
-    const std::string why = kernel_test::cannot_run(*GetParam());
-    if (!why.empty()) GTEST_SKIP() << why;
-  }
-};
+class KernelsGemm : public kernel_test::RunnableKernel<GemmUkernel> {};
 
 TEST_P(KernelsGemm, MatchesTheReferenceAtEveryRemainder) {
   const GemmUkernel &k = *GetParam();

@@ -28,6 +28,7 @@
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ra_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 #include "conv_bwd/kernels/rows.hpp"
@@ -92,6 +93,8 @@ struct GemmKernels {
   // For calls computing in BF16, the pair kernel standing in for `nn` where its panels allow (gemm_bf16_ukernel.hpp;
   // nullptr: another compute format, or the ISA has none).
   const GemmBf16Ukernel *bf16 = nullptr;
+  // Likewise the pair kernel standing in for `ra` (gemm_ra_bf16_ukernel.hpp).
+  const GemmRaBf16Ukernel *ra_bf16 = nullptr;
 };
 
 // How an algorithm cuts its work, the part every algorithm has: `items` independent work items, each using
@@ -119,6 +122,7 @@ struct ShiftedWeightBlocking : Blocking {
   int64_t kc = 0;                 // q positions per K block
   int64_t channels_per_item = 0;  // x channels per item
   bool shared_dy = false;         // dy's q-space rows (RA: transposed) packed once, after the partial sums
+  int64_t pairs_at = 0;           // RA with GemmKernels::ra_bf16: where the slot's pair areas start (RaPairLayout)
 };
 
 // gemm_backward_data.
@@ -162,6 +166,16 @@ struct RaLayout {
   int64_t floats() const { return row + panels + cols; }
   // One dy block transposed (also the shared area's step).
   static int64_t block_floats(const GemmRaUkernel &ra, int64_t m, int64_t kc) { return round_up(m, ra.nr) * kc; }
+};
+
+// gemm_weight_shifted's pair areas (RA with GemmKernels::ra_bf16), after the slot's other areas: the item's x windows
+// as one reversed BF16 window (gemm_ra_bf16_ukernel.hpp; `windows` floats of fp32 windows and a zero after them),
+// then the dy block's pair panels (at most as many words as its fp32 panels have floats).
+struct RaPairLayout {
+  int64_t panels_at, floats;
+
+  RaPairLayout(const GemmRaUkernel &ra, int64_t windows, int64_t m, int64_t kc)
+      : panels_at(round_up(windows / 2 + 1, 16)), floats(panels_at + RaLayout::block_floats(ra, m, kc)) {}
 };
 
 // Where gemm_weight_shifted's shared dy rows start in the shared area (floats): after the partial sums, on a 64-byte

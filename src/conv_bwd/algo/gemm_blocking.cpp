@@ -154,6 +154,11 @@ ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const Gem
   b.items = c.groups * b.k_parts * ceil_div(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi, b.shared_dy);
   b.shared_floats = b.shared_dy ? shared_dy_offset(b, c) + dy_floats : b.k_parts * c.groups * m * c.cx_per_group * kk;
+  if (b.ra &&
+      k.ra_bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + RaPairLayout(*k.ra, cpi * window, m, b.kc).floats;
+  }
   b.flops = gemm_flops(c);
   return b;
 }

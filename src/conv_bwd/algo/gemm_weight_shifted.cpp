@@ -54,6 +54,7 @@ class ShiftedWeightGemm {
       : c_(c),
         uk_(*k.nt),
         ra_(b.ra ? k.ra : nullptr),
+        pk_(b.ra ? k.ra_bf16 : nullptr),
         rk_(*k.rows),
         geo_(c),
         x_(c.x, rounding),
@@ -71,7 +72,8 @@ class ShiftedWeightGemm {
         blocks_per_sample_((geo_.q_len + lda_ - 1) / lda_),
         k_parts_(b.k_parts),
         row_floats_(geo_.pair_row_floats(c)),
-        shared_dy_(shared_dy) {}
+        shared_dy_(shared_dy),
+        pairs_at_(b.pairs_at) {}
 
   // The K blocks of all samples, sample by sample.
   int64_t k_blocks() const { return c_.batch * blocks_per_sample_; }
@@ -180,7 +182,7 @@ class ShiftedWeightGemm {
   // the one transpose at the item's end saved ResNet's 14² layer and DCGAN 5 %.
   bool run_ra(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmRaUkernel &ra = *ra_;
-    const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr), cols = blk.channels * kk_;
+    const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr);
     // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place.
     float *windows = scratch;
     pack_windows(blk, kcp, windows);
@@ -195,23 +197,83 @@ class ShiftedWeightGemm {
     int32_t steps[kMaxRaSteps];
     const int64_t kc = real_steps(blk, steps);
     bool finite = true;
-    for (int64_t p = 0; p < panel; p += ra.nr) {
+    if (pk_ != nullptr && run_ra_pairs(blk, scratch, windows, tap_at, dy_t, kcp, steps, kc, ct, acc, ldc, &finite)) {
+      return finite;
+    }
+    for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
       const float *b = dy_t + p * kcp;  // panel p / NR: a step of NR floats per real position
-      const int nn = static_cast<int>(std::min<int64_t>(ra.nr, m_ - p));
-      int64_t ch_j = 0, tap_j = 0;
-      for (int64_t j = 0; j < cols; j += ra.mr) {
-        const int mm = static_cast<int>(std::min<int64_t>(ra.mr, cols - j));
-        const float *rows[kMaxRaMr];
-        column_rows(blk, false, windows, tap_at, ch_j, tap_j, ra.mr, mm, rows);
-        for (tap_j += ra.mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
-        if (blk.only) {
-          finite = ra.run_ct(kc, steps, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false) && finite;
-        } else {
-          ra.run(kc, steps, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
-        }
+      if (blk.only) {
+        finite = ra.run_ct(kc, steps, rows, b, ra.nr, acc + p * ldc + j, ldc, mm, nn, false) && finite;
+      } else {
+        ra.run(kc, steps, rows, b, ra.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+      }
+    });
+    return finite;
+  }
+
+  // run_ra's tiles on the BF16 pair kernel (gemm_ra_bf16_ukernel.hpp), when the block's operands let it give the fp32
+  // kernel's bits (pairs_exact); false (nothing written but the pair areas) when they do not.
+  bool run_ra_pairs(const Block &blk, float *scratch, const float *windows, const int64_t *tap_at, const float *dy_t,
+                    int64_t kcp, const int32_t *steps, int64_t kc, float *ct, float *acc, int64_t ldc,
+                    bool *finite) const {
+    const GemmRaBf16Ukernel &pk = *pk_;
+    const int64_t panel = round_up(m_, pk.nr);
+    const RaPairLayout lay(*ra_, cpi_ * window_, m_, lda_);
+    uint16_t *rev = reinterpret_cast<uint16_t *>(scratch + pairs_at_);
+    uint32_t *b_pairs = reinterpret_cast<uint32_t *>(scratch + pairs_at_ + lay.panels_at);
+    int32_t pair_at[kMaxRaSteps], run_steps[kMaxRaSteps];
+    int64_t runs = 0;
+    const int64_t kp = ra_pair_steps(steps, kc, pair_at, run_steps, &runs);
+    const int b_floor = ra_b_pairs(pk, dy_t, kcp, panel / pk.nr, run_steps, runs, b_pairs);
+    if (b_floor == 0 || !pairs_exact(reversed_windows(blk, kcp, windows, rev), b_floor)) return false;
+    uint16_t *end = rev + blk.channels * window_;  // window value f at end[-f]
+    for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
+      const uint16_t *pair_rows[kMaxRaMr];
+      for (int r = 0; r < pk.mr; ++r) pair_rows[r] = end - (rows[r] - windows) - 1;
+      const uint32_t *b = b_pairs + p * kp;
+      if (blk.only) {
+        *finite = pk.run_ct(kp, pair_at, pair_rows, b, pk.nr, acc + p * ldc + j, ldc, mm, nn, false) && *finite;
+      } else {
+        pk.run(kp, pair_at, pair_rows, b, pk.nr, ct + j * panel + p, panel, mm, nn, !blk.first);
+      }
+    });
+    return true;
+  }
+
+  // The item's windows as one reversed BF16 window (window value f at rev[channels·window − f]), each phase's packed
+  // values and a zero after them (the column a pair step reads after a run's last real position); returns their
+  // exponent floor.
+  int reversed_windows(const Block &blk, int64_t kcp, const float *windows, uint16_t *rev) const {
+    const int64_t len = kcp + geo_.max_shift;
+    uint16_t *end = rev + blk.channels * window_;
+    int floor = 254;
+    for (int64_t ch = 0; ch < blk.channels; ++ch) {
+      for (int64_t phase = 0; phase < geo_.phases; ++phase) {
+        const int64_t f0 = ch * window_ + phase * phase_len_;
+        end[-(f0 + len)] = 0;  // before the next phase's values, which may start there
+        floor = std::min(floor, pk_->to_window(windows + f0, len, end - f0));
       }
     }
-    return finite;
+    return floor;
+  }
+
+  // Calls tile(p, j, rows, mm, nn) for every tile of the transposed product: panel p (NR output channels from p, nn
+  // of them real) by columns j .. j + mm (MR rows of Ct, their window rows in rows).
+  template <typename Tile>
+  void for_each_ra_tile(const Block &blk, const float *windows, const int64_t *tap_at, Tile tile) const {
+    const int mr = ra_->mr, nr = ra_->nr;
+    const int64_t panel = round_up(m_, nr), cols = blk.channels * kk_;
+    for (int64_t p = 0; p < panel; p += nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(nr, m_ - p));
+      int64_t ch_j = 0, tap_j = 0;
+      for (int64_t j = 0; j < cols; j += mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(mr, cols - j));
+        const float *rows[kMaxRaMr];
+        column_rows(blk, false, windows, tap_at, ch_j, tap_j, mr, mm, rows);
+        for (tap_j += mr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
+        tile(p, j, rows, mm, nn);
+      }
+    }
   }
 
   // The block's real y positions (offsets from q0), in order: the RA kernel's K steps. At most kc of them, and a
@@ -322,6 +384,7 @@ class ShiftedWeightGemm {
   const Canonical &c_;
   const GemmNtUkernel &uk_;
   const GemmRaUkernel *const ra_;  // the transposed product's kernel, or nullptr (NT)
+  const GemmRaBf16Ukernel *const pk_;  // RA on BF16 pairs where a block allows (run_ra_pairs), or nullptr
   const RowKernels &rk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
@@ -333,6 +396,7 @@ class ShiftedWeightGemm {
   const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;    // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
+  const int64_t pairs_at_;    // with pk_: the slot's pair areas (RaPairLayout)
 };
 
 }  // namespace
@@ -401,7 +465,8 @@ bool gemm_weight_shifted_run(const Canonical &c, const GemmKernels &k, const Shi
 }
 
 std::string gemm_weight_shifted_kernel(const GemmKernels &k, const ShiftedWeightBlocking &b) {
-  return b.ra ? k.ra->name : k.nt->name;
+  if (b.ra) return k.ra_bf16 != nullptr ? k.ra_bf16->name : k.ra->name;
+  return k.nt->name;
 }
 
 }  // namespace conv_bwd

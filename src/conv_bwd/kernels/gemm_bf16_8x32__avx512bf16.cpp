@@ -3,38 +3,13 @@
 // conversion into pairs (gemm_bf16_ukernel.hpp). Compiled with -mavx512f -mavx512bf16 (src/CMakeLists.txt); called
 // only when CPUID and the OS report both.
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
+#include "conv_bwd/kernels/bf16_floor_avx512.hpp"
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
-
-// What the floor needs to know of 8 values: the largest magnitude and the smallest nonzero one, as bits.
-struct Magnitudes {
-  __m256i max = _mm256_setzero_si256();
-  __m256i min_nonzero = _mm256_set1_epi32(0x7F7FFFFF);
-
-  void add(__m256i v) {
-    const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi32(0x7FFFFFFF));
-    const __m256i zero = _mm256_cmpeq_epi32(mag, _mm256_setzero_si256());
-    max = _mm256_max_epu32(max, mag);
-    min_nonzero = _mm256_min_epu32(min_nonzero, _mm256_blendv_epi8(mag, _mm256_set1_epi32(0x7F7FFFFF), zero));
-  }
-
-  int floor() const {
-    alignas(32) uint32_t hi[8], lo[8];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(hi), max);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lo), min_nonzero);
-    uint32_t largest = 0, smallest = 0x7F7FFFFF;
-    for (int i = 0; i < 8; ++i) {
-      largest = hi[i] > largest ? hi[i] : largest;
-      smallest = lo[i] < smallest ? lo[i] : smallest;
-    }
-    if (largest >= 0x7F800000u || smallest < 0x00800000u) return 0;  // Inf or NaN; a subnormal
-    return static_cast<int>(smallest >> 23);
-  }
-};
 
 // The high half of `hi` over the high half of `lo`: BF16 values held as fp32 lose nothing.
 inline __m256i pair_words(__m256i hi, __m256i lo) {

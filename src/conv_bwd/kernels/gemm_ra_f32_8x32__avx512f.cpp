@@ -5,7 +5,6 @@
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
-#include "conv_bwd/kernels/transpose_avx2.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -38,19 +37,7 @@ inline bool ra_8xn(int64_t kc, const int32_t *at, const float *const *a, const f
     store_tile_8xn<kHalves>(acc, c, ldc, m, n, accumulate);
     return true;
   }
-  // Output channels 8q .. 8q + 7 are the low or high 256 bits of one half of every row.
-  bool finite = true;
-  for (int q = 0; q < 2 * kHalves && 8 * q < n; ++q) {
-    __m256 block[8];
-#pragma GCC unroll 8
-    for (int r = 0; r < kMr; ++r) {
-      const __m512d v = _mm512_castps_pd(acc[r][q / 2]);
-      block[r] = _mm256_castpd_ps(q % 2 == 0 ? _mm512_castpd512_pd256(v) : _mm512_extractf64x4_pd(v, 1));
-    }
-    transpose8x8_ps(block);
-    finite = store_columns_8(block, c + 8 * q * ldc, ldc, m, n - 8 * q, accumulate) && finite;
-  }
-  return finite;
+  return store_tile_8xn_transposed<kHalves>(acc, c, ldc, m, n, accumulate);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 // broadcast where they lie, B is the dy block transposed (positions × output channels), so no tile waits on a
 // reduction across lanes at the end of a short K block (the NT kernels' cost on small planes); run_ct puts a tile
 // straight back into dW's rows (output channels).
+// Calls computing in BF16 at avx512_bf16 run the pair kernels of gemm_ra_bf16_ukernel.hpp instead: the same tiles and
+// sums, two K steps per instruction.
 #pragma once
 
 #include <cstdint>

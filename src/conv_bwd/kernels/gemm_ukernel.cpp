@@ -1,13 +1,15 @@
 // The GEMM families' tables, generated from their enumerator lists (gemm_ukernel.hpp, gemm_nt_ukernel.hpp,
-// gemm_ra_ukernel.hpp, gemm_bf16_ukernel.hpp) in the lists' order, and the kernel each picks for the plan's ISA
-// (already capped to what the CPU runs and to ACLNN_CPU_MAX_ISA). The x86 kernels exist only where they were compiled
-// (src/CMakeLists.txt); elsewhere their entries have no function and every ISA gets the portable ones.
+// gemm_ra_ukernel.hpp, gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp) in the lists' order, and the kernel each picks
+// for the plan's ISA (already capped to what the CPU runs and to ACLNN_CPU_MAX_ISA). The x86 kernels exist only where
+// they were compiled (src/CMakeLists.txt); elsewhere their entries have no function and every ISA gets the portable
+// ones.
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 #include <iterator>
 
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_ra_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
 
 namespace aclnn_cpu {
@@ -51,6 +53,18 @@ const GemmRaUkernel kGemmRaUkernels[] = {ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GE
 const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY
 
+#define ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)               \
+  GemmRaBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_##tile##__##isa),    \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_ct_bf16_##tile##__##isa), \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_window__##isa),      \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),          \
+                    mr,                                                              \
+                    nr,                                                              \
+                    Isa::level,                                                      \
+                    "gemm_ra_bf16_" #tile "__" #isa},
+const GemmRaBf16Ukernel kGemmRaBf16Ukernels[] = {ACLNN_CPU_GEMM_RA_BF16_UKERNELS(ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY)};
+#undef ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY
+
 constexpr auto kAny = [](const auto &) { return true; };
 
 }  // namespace
@@ -59,6 +73,9 @@ KernelList<GemmUkernel> gemm_ukernels() { return {std::begin(kGemmUkernels), std
 KernelList<GemmNtUkernel> gemm_nt_ukernels() { return {std::begin(kGemmNtUkernels), std::end(kGemmNtUkernels)}; }
 KernelList<GemmBf16Ukernel> gemm_bf16_ukernels() {
   return {std::begin(kGemmBf16Ukernels), std::end(kGemmBf16Ukernels)};
+}
+KernelList<GemmRaBf16Ukernel> gemm_ra_bf16_ukernels() {
+  return {std::begin(kGemmRaBf16Ukernels), std::end(kGemmRaBf16Ukernels)};
 }
 KernelList<GemmRaUkernel> gemm_ra_ukernels() { return {std::begin(kGemmRaUkernels), std::end(kGemmRaUkernels)}; }
 
@@ -70,6 +87,11 @@ const GemmNtUkernel &gemm_nt_ukernel(Isa isa) { return *best_kernel(gemm_nt_uker
 const GemmBf16Ukernel *gemm_bf16_ukernel(Isa isa, const GemmUkernel &nn) {
   return best_kernel(gemm_bf16_ukernels(), isa,
                      [&](const GemmBf16Ukernel &k) { return k.mr == nn.mr && k.nr == nn.nr; });
+}
+
+const GemmRaBf16Ukernel *gemm_ra_bf16_ukernel(Isa isa, const GemmRaUkernel &ra) {
+  return best_kernel(gemm_ra_bf16_ukernels(), isa,
+                     [&](const GemmRaBf16Ukernel &k) { return k.mr == ra.mr && k.nr == ra.nr; });
 }
 
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m) {
