@@ -93,7 +93,7 @@ struct PairCase {
 };
 
 const char *const kNn = "gemm_bf16_8x32__avx512bf16";
-const char *const kForward = nullptr;  // gemm_forward (transposed calls' gradInput): no pair kernel yet
+const char *const kShifted = nullptr;  // gemm_forward in the shifted layout (stride 1): not on pairs
 const PairCase kCases[] = {
     {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16", kNn},
@@ -104,8 +104,15 @@ const PairCase kCases[] = {
     {"mb1_g1_ic6oc9_id5ih6iw7_kd3kh3kw3_pd1ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic64oc48_ih14iw14_kh1kw1_sh2sw2_dtbf16", kNn},
     {"mb1_g1_ic17oc11_ih9iw9_kh2kw2_ph4pw4_dtbf16", kNn},
-    {"mb1_g1_ic24oc12_ih8iw8_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0_dtbf16", kForward},
-    {"mb2_g1_ic13oc9_ih7iw7_kh3kw3_ph1pw1_tr1_dtbf16", kForward},
+    {"mb1_g1_ic24oc12_ih8iw8_kh4kw4_sh2sw2_ph1pw1_tr1_oph0opw0_dtbf16", kNn},
+    {"mb2_g1_ic13oc9_ih7iw7_kh3kw3_ph1pw1_tr1_dtbf16", kShifted},
+    // Transposed calls at a stride (gemm_forward on pairs): K over one block with an odd last one, output padding,
+    // 1-D with groups, 1×1 (im2col, no phase windows), FP32 stored.
+    {"mb1_g1_ic20oc33_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dtbf16", kNn},
+    {"mb1_g1_ic33oc20_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_dtbf16", kNn},
+    {"mb2_g2_ic12oc10_iw9_kw4_sw3_pw1_tr1_dtbf16", kNn},
+    {"mb1_g1_ic16oc24_ih5iw5_kh1kw1_sh2sw2_tr1_dtbf16", kNn},
+    {"mb1_g1_ic16oc8_ih7iw7_kh4kw4_sh2sw2_ph1pw1_tr1_dtbf16:bf16:bf16:f32:f32:f32", kNn},
     {"mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", kNn},
     {"mb1_g1_ic16oc16_ih10iw10_kh3kw3_ph1pw1_dtbf16_cmt1", kNn},
     // gradWeight (gemm_weight_shifted, the RA product): both tiles, runs of odd and even length (a pair over a

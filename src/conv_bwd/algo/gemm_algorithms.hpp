@@ -142,7 +142,16 @@ struct ForwardBlocking : Blocking {
   bool shifted = false;       // the shifted layout (stride 1, several taps) instead of im2col
   int64_t phase_window = 0;   // at a stride, several taps: floats of one stride phase's window of an x channel over
                               // a tile (B packed from them, not by im2col); 0 otherwise
+  // With GemmKernels::bf16, outside the shifted layout (0 otherwise): where the slot's B pair panels start, and
+  // where the weight's pair panels start in the shared area (forward_weight_pairs).
+  int64_t pairs_at = 0, weight_pairs_at = 0;
 };
+
+// Pair steps of K = k_total cut into kGemmKc blocks: Σ pair_steps over the blocks (gemm_forward's weight as pairs,
+// group g's at g·Mp·this, block k0's at (k0 / 2)·Mp within it: every block before the last is kGemmKc, even, long).
+inline int64_t forward_weight_pairs(int64_t k_total) {
+  return k_total / kGemmKc * (kGemmKc / 2) + pair_steps(k_total % kGemmKc);
+}
 
 WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
 ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);

@@ -273,6 +273,12 @@ ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, 
   b.slot_floats = slot_of(b.tile / uk.nr);
   b.phase_window = phased ? window_of(b.tile) : 0;
   b.shared_floats = c.groups * round_up(m, uk.mr) * k_total;  // the weight, rounded, in A panels
+  if (k.bf16 != nullptr && !b.shifted) {  // after the choices above, so that they (and the sums) are the fp32 kernel's
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + b.tile * pair_steps(kGemmKc);
+    b.weight_pairs_at = round_up(b.shared_floats, 16);
+    b.shared_floats = b.weight_pairs_at + c.groups * round_up(m, uk.mr) * forward_weight_pairs(k_total);
+  }
   b.flops = gemm_flops(c);
   return b;
 }

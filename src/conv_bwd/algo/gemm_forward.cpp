@@ -196,6 +196,30 @@ bool pack_weight_panels(const Canonical &c, const Canonical &f, bool flipped, bo
   return finite.load();
 }
 
+// The weight's panels also as BF16 pairs (ForwardBlocking::weight_pairs_at), block by block; returns their exponent
+// floor (gemm_bf16_ukernel.hpp), one for the whole weight.
+int pair_weight_panels(const Canonical &f, const GemmUkernel &uk, const GemmBf16Ukernel &pk, const ForwardBlocking &b,
+                       const GemmScratch &s) {
+  const int64_t k_total = f.cx_per_group * f.kernel_numel(), mp = round_up(f.cy_per_group, uk.mr);
+  const int64_t blocks = ceil_div(k_total, kGemmKc), group_pairs = mp * forward_weight_pairs(k_total);
+  uint32_t *pairs = reinterpret_cast<uint32_t *>(s.shared + b.weight_pairs_at);
+  std::atomic<int> floor{254};
+  parallel_for_slots(f.groups * blocks, s.slots, static_cast<double>(f.groups) * mp * k_total,
+                     [&](int, int64_t begin, int64_t end) {
+                       int seen = 254;
+                       for (int64_t item = begin; item < end; ++item) {
+                         const int64_t g = item / blocks, k0 = item % blocks * kGemmKc;
+                         const int64_t kc = std::min(kGemmKc, k_total - k0);
+                         seen = std::min(seen, pk.to_pairs(s.shared + g * mp * k_total + k0 * mp, mp / uk.mr, uk.mr, kc,
+                                                           pairs + g * group_pairs + k0 / 2 * mp));
+                       }
+                       int low = floor.load(std::memory_order_relaxed);
+                       while (seen < low && !floor.compare_exchange_weak(low, seen, std::memory_order_relaxed)) {
+                       }
+                     });
+  return floor.load();
+}
+
 }  // namespace
 
 namespace {
@@ -209,9 +233,11 @@ struct ForwardTile {
 class ForwardGemm {
  public:
   ForwardGemm(const Canonical &f, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
-              const Rounding &rounding, const View5 &out)
+              const Rounding &rounding, const View5 &out, int weight_floor)
       : f_(f),
         uk_(*k.nn),
+        pk_(b.pairs_at > 0 ? k.bf16 : nullptr),
+        weight_floor_(weight_floor),
         rk_(*k.rows),
         b_(b),
         s_(s),
@@ -236,6 +262,7 @@ class ForwardGemm {
       return;
     }
     float *b_pack = s_.base + slot * s_.slot_stride;
+    uint32_t *b_pairs = reinterpret_cast<uint32_t *>(b_pack + b_.pairs_at);  // with pk_
     float *cbuf = b_pack + b_.tile * kGemmKc;
     float *tmp = cbuf + m_ * b_.tile;
     const float *a_group = s_.shared + t.g * mp_ * k_total_;
@@ -264,12 +291,33 @@ class ForwardGemm {
           return out;
         });
       }
-      run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, c, ldc, k0 > 0);
+      run_block(t, k0, kc, a_group, b_pack, b_pairs, c, ldc);
     }
     if (!c_in_place_) store(t, cbuf);
   }
 
  private:
+  // One K block of a tile: on the pair kernel where the weight's and this block's B floors let it give the fp32
+  // kernel's bits (gemm_bf16_ukernel.hpp), else on the fp32 kernel.
+  void run_block(const ForwardTile &t, int64_t k0, int64_t kc, const float *a_group, const float *b_pack,
+                 uint32_t *b_pairs, float *c, int64_t ldc) const {
+    if (pk_ == nullptr ||
+        !pairs_exact(weight_floor_, pk_->to_pairs(b_pack, ceil_div(t.nt, uk_.nr), uk_.nr, kc, b_pairs))) {
+      run_tiles(uk_, m_, t.nt, kc, a_group + k0 * mp_, b_pack, c, ldc, k0 > 0);
+      return;
+    }
+    const int64_t kp = pair_steps(kc);
+    const uint32_t *a = reinterpret_cast<const uint32_t *>(s_.shared + b_.weight_pairs_at) +
+                        t.g * mp_ * forward_weight_pairs(k_total_) + k0 / 2 * mp_;
+    for (int64_t j = 0; j < t.nt; j += uk_.nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, t.nt - j));
+      for (int64_t i = 0; i < m_; i += uk_.mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
+        pk_->run(kp, a + i * kp, b_pairs + j * kp, c + i * ldc + j, ldc, mm, nn, k0 > 0);
+      }
+    }
+  }
+
   // At a stride, B comes from stride-phase windows (shifted_geometry.hpp) of each K block's x channels over the
   // tile's q range, rounded once: a step (channel, tap) reads its phase's window at the tap's shift, position i of
   // the tile at q offset qpos[i], so a panel's 16 positions along one row are one 16-float copy. im2col_run walked
@@ -413,6 +461,9 @@ class ForwardGemm {
 
   const Canonical &f_;
   const GemmUkernel &uk_;
+  const GemmBf16Ukernel
+      *const pk_;           // B also as pairs, for the pair kernel where a block allows (run_block), or nullptr
+  const int weight_floor_;  // with pk_: the weight pairs' exponent floor
   const RowKernels &rk_;
   const ForwardBlocking &b_;
   const GemmScratch &s_;
@@ -430,11 +481,12 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const 
                   const Rounding &rounding, const View5 &grad_input) {
   const GemmUkernel &uk = *k.nn;
   const Canonical f = flipped ? flipped_problem(c) : c;
-  const ForwardGemm gemm(f, k, b, s, rounding, grad_input);
+  const bool finite = pack_weight_panels(c, f, flipped, b.shifted, uk, rounding, s);
+  const int weight_floor = b.pairs_at > 0 ? pair_weight_panels(f, uk, *k.bf16, b, s) : 0;
+  const ForwardGemm gemm(f, k, b, s, rounding, grad_input, weight_floor);
   const int64_t tiles = (gemm.positions() + b.tile - 1) / b.tile;
   const int64_t rows = b.shifted ? b.rows_per_item : f.cy_per_group;
   const int64_t per_chunk = f.batch * f.groups * tiles;
-  const bool finite = pack_weight_panels(c, f, flipped, b.shifted, uk, rounding, s);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
       // Row chunks outermost: consecutive items share the chunk's weight rows (kept in L2).
@@ -460,9 +512,11 @@ std::string call_kind_refusal(const Canonical &c, bool transposed) {
 
 namespace {
 
-// The NN kernel, and the layout its B comes from: the shifted boxes' windows, or phase windows at a stride.
+// The NN kernel (or its pair kernel), and the layout its B comes from: the shifted boxes' windows, or phase windows at
+// a stride.
 std::string forward_kernel(const GemmKernels &k, const ForwardBlocking &b) {
-  return std::string(k.nn->name) + (b.shifted ? "+shifted" : "") + (b.phase_window > 0 ? "+phases" : "");
+  return std::string(b.pairs_at > 0 ? k.bf16->name : k.nn->name) + (b.shifted ? "+shifted" : "") +
+         (b.phase_window > 0 ? "+phases" : "");
 }
 
 }  // namespace
