@@ -194,6 +194,7 @@ Plan make_plan(const Problem &p, const PlanContext &ctx) {
   if (p.compute == ComputeType::kBf16) {
     plan.kernels.bf16 = gemm_bf16_ukernel(ctx.isa, *plan.kernels.nn);
     if (plan.kernels.ra != nullptr) plan.kernels.ra_bf16 = gemm_ra_bf16_ukernel(ctx.isa, *plan.kernels.ra);
+    plan.kernels.nt_bf16 = gemm_nt_bf16_ukernel(ctx.isa, *plan.kernels.nt);
   }
   const TensorFacts facts{canonical && outputs_alias_operands(p), canonical && tensors_misaligned(p)};
   if (canonical && !c.any_term) {

@@ -1,8 +1,8 @@
-// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp) give bitwise the
-// results of the fp32-FMA path they stand in for: every BF16 case below runs under ACLNN_CPU_MAX_ISA=avx512_bf16 and
-// =avx512 and the outputs' bytes must agree, on random data and on data whose blocks the pair kernel must leave to the
-// fp32 kernel (values whose products or sums would fall below 2^-126, subnormals, Inf, NaN). Skipped, with a message,
-// on CPUs without AVX512-BF16.
+// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp, gemm_nt_bf16_ukernel.hpp)
+// give bitwise the results of the fp32-FMA path they stand in for: every BF16 case below runs under
+// ACLNN_CPU_MAX_ISA=avx512_bf16 and =avx512 and the outputs' bytes must agree, on random data and on data whose blocks
+// the pair kernel must leave to the fp32 kernel (values whose products or sums would fall below 2^-126, subnormals,
+// Inf, NaN). Skipped, with a message, on CPUs without AVX512-BF16.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -93,6 +93,7 @@ struct PairCase {
 };
 
 const char *const kNn = "gemm_bf16_8x32__avx512bf16";
+const char *const kNt = "gemm_nt_bf16_4x4__avx512bf16";
 const char *const kShifted = nullptr;  // gemm_forward in the shifted layout (stride 1): not on pairs
 const PairCase kCases[] = {
     {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16", kNn},
@@ -130,6 +131,21 @@ const PairCase kCases[] = {
     {"mb1_g1_ic256oc32_ih14iw14_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x32__avx512bf16"},
     {"mb1_g1_ic9oc16_ih9iw9_kh3kw3_ph4pw4_dtbf16:bf16:bf16:f32:f32:f32", "gemm_ra_bf16_8x16__avx512bf16"},
     {"mb3_g1_ic16oc32_ih10iw10_kh3kw3_ph1pw1_dtbf16_cmt1", "gemm_ra_bf16_8x32__avx512bf16"},
+    // gradWeight's NT product (gemm_weight_shifted without RA: 1×1 layers, few columns, output channels the RA tiles
+    // do not divide): output channels past one pass of 32 rows and off the 4-row tile, columns off the 4-column
+    // tile, a last K chunk of 16 (half a pair chunk), two K blocks per sample, batch and groups (K parts), 1-D and
+    // 3-D, dilation with padding, and FP32 stored.
+    {"mb1_g1_ic21oc37_ih30iw30_kh1kw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb2_g1_ic21oc40_ih40iw40_kh1kw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb1_g1_ic3oc20_ih30iw30_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb1_g1_ic5oc12_ih33iw30_kh3kw3_ph2pw2_dh2dw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb2_g2_ic8oc12_ih32iw32_kh1kw1_dtbf16", kNt},
+    {"mb1_g1_ic8oc13_iw3000_kw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb1_g1_ic4oc10_id6ih12iw12_kd1kh1kw1_dtbf16_cmt1", kNt},
+    // gemm_weight's NT form (im2col rows: 1×1 at a stride, 1-D at a stride): two K blocks with a short last one.
+    {"mb1_g1_ic20oc37_ih50iw50_kh1kw1_sh2sw2_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    {"mb2_g1_ic13oc20_ih46iw46_kh1kw1_sh2sw2_dtbf16", kNt},
+    {"mb1_g1_ic6oc9_iw2200_kw3_sw2_pw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
 };
 
 TEST_F(ConformanceBf16Pairs, RandomDataGivesTheFp32PathsBits) {

@@ -27,6 +27,7 @@
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/canonical.hpp"
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_nt_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
@@ -93,8 +94,9 @@ struct GemmKernels {
   // For calls computing in BF16, the pair kernel standing in for `nn` where its panels allow (gemm_bf16_ukernel.hpp;
   // nullptr: another compute format, or the ISA has none).
   const GemmBf16Ukernel *bf16 = nullptr;
-  // Likewise the pair kernel standing in for `ra` (gemm_ra_bf16_ukernel.hpp).
+  // Likewise the pair kernels standing in for `ra` (gemm_ra_bf16_ukernel.hpp) and `nt` (gemm_nt_bf16_ukernel.hpp).
   const GemmRaBf16Ukernel *ra_bf16 = nullptr;
+  const GemmNtBf16Ukernel *nt_bf16 = nullptr;
 };
 
 // How an algorithm cuts its work, the part every algorithm has: `items` independent work items, each using
@@ -113,6 +115,9 @@ struct WeightBlocking : Blocking {
   bool nt = false;            // NT kernel (dy and im2col rows copied) instead of NN (transposed)
   int64_t kc = 0;             // y positions per K block (one sample's)
   int64_t cols_per_item = 0;  // columns of dW per item (a multiple of NR)
+  // NT with GemmKernels::nt_bf16: where the slot's pair rows start (dy's MR-rounded rows, then the item's columns,
+  // each nt_pair_words of the K block); 0: none.
+  int64_t pairs_at = 0;
 };
 
 // gemm_weight_shifted: NT kernel, or RA (the transposed product).
@@ -122,7 +127,8 @@ struct ShiftedWeightBlocking : Blocking {
   int64_t kc = 0;                 // q positions per K block
   int64_t channels_per_item = 0;  // x channels per item
   bool shared_dy = false;         // dy's q-space rows (RA: transposed) packed once, after the partial sums
-  int64_t pairs_at = 0;           // RA with GemmKernels::ra_bf16: where the slot's pair areas start (RaPairLayout)
+  int64_t pairs_at = 0;           // with GemmKernels::ra_bf16 (RA) or nt_bf16 (NT): where the slot's pair areas start
+                                  // (RaPairLayout, NtPairLayout); 0: none
 };
 
 // gemm_backward_data.
@@ -185,6 +191,17 @@ struct RaPairLayout {
 
   RaPairLayout(const GemmRaUkernel &ra, int64_t windows, int64_t m, int64_t kc)
       : panels_at(round_up(windows / 2 + 1, 16)), floats(panels_at + RaLayout::block_floats(ra, m, kc)) {}
+};
+
+// gemm_weight_shifted's pair areas (NT with GemmKernels::nt_bf16), after the slot's other areas: one pass of dy rows
+// as NT pair rows (gemm_nt_bf16_ukernel.hpp), then the item's columns (x channels × taps) as pair rows.
+struct NtPairLayout {
+  int64_t words, columns_at, floats;
+
+  NtPairLayout(const GemmNtUkernel &nt, int64_t m, int64_t kc, int64_t columns)
+      : words(nt_pair_words(kc)),
+        columns_at(nt_pass_rows(m, nt.mr) * words),
+        floats(columns_at + round_up(columns, nt.nr) * words) {}
 };
 
 // Where gemm_weight_shifted's shared dy rows start in the shared area (floats): after the partial sums, on a 64-byte

@@ -97,6 +97,10 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   b.cols_per_item = per_item * nr;
   b.items = c.groups * b.k_parts * ceil_div(panels, per_item);
   b.slot_floats = slot_of(per_item);
+  if (b.nt && k.nt_bf16 != nullptr) {  // after the choices above, so that they (and the sums) are the fp32 kernel's
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + (round_up(m, mr) + b.cols_per_item) * nt_pair_words(kcp);
+  }
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);
   return b;
@@ -154,10 +158,13 @@ ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const Gem
   b.items = c.groups * b.k_parts * ceil_div(c.cx_per_group, cpi);
   b.slot_floats = slot_of(cpi, b.shared_dy);
   b.shared_floats = b.shared_dy ? shared_dy_offset(b, c) + dy_floats : b.k_parts * c.groups * m * c.cx_per_group * kk;
-  if (b.ra &&
-      k.ra_bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
+  // The pair areas after the choices above, so that they (and the sums) are those of the fp32 kernel.
+  if (b.ra && k.ra_bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + RaPairLayout(*k.ra, cpi * window, m, b.kc).floats;
+  } else if (!b.ra && k.nt_bf16 != nullptr) {
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + NtPairLayout(nt, m, b.kc, cpi * kk).floats;
   }
   b.flops = gemm_flops(c);
   return b;

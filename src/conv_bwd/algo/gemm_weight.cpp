@@ -41,7 +41,8 @@ class WeightGemm {
         dy_(c.y, rounding, im2col_reads_padding(c)),
         kk_(c.kernel_numel()),
         m_(c.cy_per_group),
-        dy_in_place_(dy_rows_in_place(b, dy_)) {}
+        dy_in_place_(dy_rows_in_place(b, dy_)),
+        ntp_(b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
@@ -79,16 +80,27 @@ class WeightGemm {
       if (j < blk.nc) read_col(blk, j, row);
       std::fill(row + (j < blk.nc ? blk.kc : 0), row + kcp, 0.0f);
     }
+    // The block on the pair kernel when the floors of its rows allow (pairs_exact): both operands as pair rows.
+    const int64_t kw = nt_pair_words(kcp);
+    uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at), *b_pairs = a_pairs + mp * kw;
+    const bool on_pairs = ntp_ != nullptr && pairs_exact(ntp_->to_rows(a, kcp, mp, kcp, a_pairs),
+                                                         ntp_->to_rows(bp, kcp, np, kcp, b_pairs));
     // Passes of kNtRowTiles MR-tiles of dy rows stay in L2 while every im2col row goes by.
     const int64_t mc = kNtRowTiles * uk.mr;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
       for (int64_t j = 0; j < blk.nc; j += uk.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
         const float *rows[kMaxNtNr];
-        for (int r = 0; r < uk.nr; ++r) rows[r] = bp + (j + r) * kcp;
+        const uint32_t *pair_rows[kMaxNtNr];
+        for (int r = 0; r < uk.nr; ++r) {
+          rows[r] = bp + (j + r) * kcp;
+          pair_rows[r] = b_pairs + (j + r) * kw;
+        }
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
-          if (i < m_in_place) {
+          if (on_pairs) {
+            ntp_->run(kw, a_pairs + i * kw, kw, pair_rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          } else if (i < m_in_place) {
             const float *dy_row = dy_.plain_data() + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.o0;
             uk.run(kcp, dy_row, yv.strides[1], rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else {
@@ -116,6 +128,7 @@ class WeightGemm {
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
   const bool dy_in_place_;
+  const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
 };
 
 }  // namespace
@@ -170,7 +183,10 @@ bool gemm_weight_run(const Canonical &c, const GemmKernels &k, const WeightBlock
   return gemm_weight(c, k, b, s, rounding, c.grad_weight);
 }
 
-std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) { return b.nt ? k.nt->name : k.nn->name; }
+std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) {
+  if (!b.nt) return k.nn->name;
+  return b.pairs_at > 0 ? k.nt_bf16->name : k.nt->name;
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

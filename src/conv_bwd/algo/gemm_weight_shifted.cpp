@@ -55,6 +55,7 @@ class ShiftedWeightGemm {
         uk_(*k.nt),
         ra_(b.ra ? k.ra : nullptr),
         pk_(b.ra ? k.ra_bf16 : nullptr),
+        ntp_(!b.ra && b.pairs_at > 0 ? k.nt_bf16 : nullptr),
         rk_(*k.rows),
         geo_(c),
         x_(c.x, rounding),
@@ -73,7 +74,8 @@ class ShiftedWeightGemm {
         k_parts_(b.k_parts),
         row_floats_(geo_.pair_row_floats(c)),
         shared_dy_(shared_dy),
-        pairs_at_(b.pairs_at) {}
+        pairs_at_(b.pairs_at),
+        nt_on_pairs_(ntp_ != nullptr && !dy_in_place_) {}
 
   // The K blocks of all samples, sample by sample.
   int64_t k_blocks() const { return c_.batch * blocks_per_sample_; }
@@ -128,21 +130,31 @@ class ShiftedWeightGemm {
     const int64_t *tap_at = tap_table(blk, scratch, windows);
     // Blocks of 8·MR dy rows stay in L2 while the columns pass.
     const int64_t mc = kNtRowTiles * uk_.mr, cols = blk.channels * kk_;
+    const NtPairLayout lay(uk_, m_, lda_, cpi_ * kk_);
+    uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + pairs_at_), *b_pairs = a_pairs + lay.columns_at;
+    const int64_t kw = nt_pair_words(kcp);  // the block's pair rows (the layout's are of a whole K block)
+    const int b_floor = nt_on_pairs_ ? column_pairs(blk, windows, tap_at, kcp, b_pairs) : 0;
     for (int64_t i0 = 0; i0 < m_; i0 += mc) {
       const float *pass = per_pass ? a : a + i0 * lda_;  // row i of the pass at pass + (i - i0)·lda
+      const int64_t end = std::min(round_up(m_, uk_.mr), i0 + mc);
       if (per_pass) {
-        const int64_t end = std::min(round_up(m_, uk_.mr), i0 + mc);
         for (int64_t r = std::max(i0, m_in_place); r < end; ++r) pack_dy_row(blk, kcp, r, a + (r - i0) * lda_);
       }
+      // The pass on the pair kernel when the floors of its rows and the block's columns allow (pairs_exact).
+      const bool on_pairs = b_floor > 0 && pairs_exact(ntp_->to_rows(pass, lda_, end - i0, kcp, a_pairs), b_floor);
       int64_t ch_j = 0, tap_j = 0;  // column j = ch_j·K + tap_j, advanced without dividing
       for (int64_t j = 0; j < cols; j += uk_.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
         const float *rows[kMaxNtNr];
         column_rows(blk, in_place, windows, tap_at, ch_j, tap_j, uk_.nr, nn, rows);
         for (tap_j += uk_.nr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
+        const uint32_t *pair_rows[kMaxNtNr];
+        for (int r = 0; r < uk_.nr && on_pairs; ++r) pair_rows[r] = b_pairs + (j + std::min(r, nn - 1)) * kw;
         for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
           const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
-          if (i < m_in_place) {
+          if (on_pairs) {
+            ntp_->run(kw, a_pairs + (i - i0) * kw, kw, pair_rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+          } else if (i < m_in_place) {
             uk_.run(kcp, dy_data + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.q0, yv.strides[1], rows,
                     acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else {
@@ -152,6 +164,19 @@ class ShiftedWeightGemm {
       }
     }
     return true;
+  }
+
+  // The block's columns (x channels × taps: rows of the windows) as NT pair rows of the pair kernel
+  // (gemm_nt_bf16_ukernel.hpp), column j at dst + j·words; returns their exponent floor.
+  int column_pairs(const Block &blk, const float *windows, const int64_t *tap_at, int64_t kcp, uint32_t *dst) const {
+    const int64_t words = nt_pair_words(kcp);
+    int floor = 254;
+    for (int64_t ch = 0, j = 0; ch < blk.channels; ++ch) {
+      for (int64_t tap = 0; tap < kk_; ++tap, ++j) {
+        floor = std::min(floor, ntp_->to_rows(windows + ch * window_ + tap_at[tap], 0, 1, kcp, dst + j * words));
+      }
+    }
+    return floor;
   }
 
   // Whether the kernel checked every value of the item's columns as it stored them (the RA kernel's transposed
@@ -385,6 +410,7 @@ class ShiftedWeightGemm {
   const GemmNtUkernel &uk_;
   const GemmRaUkernel *const ra_;  // the transposed product's kernel, or nullptr (NT)
   const GemmRaBf16Ukernel *const pk_;  // RA on BF16 pairs where a block allows (run_ra_pairs), or nullptr
+  const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a pass of a block allows (run), or nullptr
   const RowKernels &rk_;
   const ShiftedGeometry geo_;
   const OperandReader x_, dy_;
@@ -396,7 +422,8 @@ class ShiftedWeightGemm {
   const int64_t blocks_per_sample_, k_parts_;
   const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;    // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
-  const int64_t pairs_at_;    // with pk_: the slot's pair areas (RaPairLayout)
+  const int64_t pairs_at_;    // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
+  const bool nt_on_pairs_;    // ntp_, and dy rows packed (so BF16 values: read in place they would be FP32 data)
 };
 
 }  // namespace
@@ -466,7 +493,7 @@ bool gemm_weight_shifted_run(const Canonical &c, const GemmKernels &k, const Shi
 
 std::string gemm_weight_shifted_kernel(const GemmKernels &k, const ShiftedWeightBlocking &b) {
   if (b.ra) return k.ra_bf16 != nullptr ? k.ra_bf16->name : k.ra->name;
-  return k.nt->name;
+  return k.nt_bf16 != nullptr ? k.nt_bf16->name : k.nt->name;
 }
 
 }  // namespace conv_bwd

@@ -7,6 +7,8 @@
 // Each C element is `lanes` fp32 partial sums (lane l takes k ≡ l mod lanes, ascending, fused multiply-add where
 // the ISA has it) added in a fixed tree, then added to C once when `accumulate`. The order depends only on the
 // kernel, never on the tile position or the thread.
+// Calls computing in BF16 at avx512_bf16 run the pair kernel of gemm_nt_bf16_ukernel.hpp instead: the same tile, lanes
+// and sums, two K steps per lane and instruction.
 #pragma once
 
 #include <cstdint>

@@ -1,13 +1,14 @@
 // The GEMM families' tables, generated from their enumerator lists (gemm_ukernel.hpp, gemm_nt_ukernel.hpp,
-// gemm_ra_ukernel.hpp, gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp) in the lists' order, and the kernel each picks
-// for the plan's ISA (already capped to what the CPU runs and to ACLNN_CPU_MAX_ISA). The x86 kernels exist only where
-// they were compiled (src/CMakeLists.txt); elsewhere their entries have no function and every ISA gets the portable
-// ones.
+// gemm_ra_ukernel.hpp, gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp, gemm_nt_bf16_ukernel.hpp) in the lists' order,
+// and the kernel each picks for the plan's ISA (already capped to what the CPU runs and to ACLNN_CPU_MAX_ISA). The x86
+// kernels exist only where they were compiled (src/CMakeLists.txt); elsewhere their entries have no function and every
+// ISA gets the portable ones.
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 #include <iterator>
 
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
+#include "conv_bwd/kernels/gemm_nt_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_nt_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ra_ukernel.hpp"
@@ -65,6 +66,17 @@ const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_
 const GemmRaBf16Ukernel kGemmRaBf16Ukernels[] = {ACLNN_CPU_GEMM_RA_BF16_UKERNELS(ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY
 
+#define ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY(tile, mr, nr, lanes, isa, level)     \
+  GemmNtBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_##tile##__##isa), \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_rows__##isa),     \
+                    mr,                                                           \
+                    nr,                                                           \
+                    lanes,                                                        \
+                    Isa::level,                                                   \
+                    "gemm_nt_bf16_" #tile "__" #isa},
+const GemmNtBf16Ukernel kGemmNtBf16Ukernels[] = {ACLNN_CPU_GEMM_NT_BF16_UKERNELS(ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY)};
+#undef ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY
+
 constexpr auto kAny = [](const auto &) { return true; };
 
 }  // namespace
@@ -76,6 +88,9 @@ KernelList<GemmBf16Ukernel> gemm_bf16_ukernels() {
 }
 KernelList<GemmRaBf16Ukernel> gemm_ra_bf16_ukernels() {
   return {std::begin(kGemmRaBf16Ukernels), std::end(kGemmRaBf16Ukernels)};
+}
+KernelList<GemmNtBf16Ukernel> gemm_nt_bf16_ukernels() {
+  return {std::begin(kGemmNtBf16Ukernels), std::end(kGemmNtBf16Ukernels)};
 }
 KernelList<GemmRaUkernel> gemm_ra_ukernels() { return {std::begin(kGemmRaUkernels), std::end(kGemmRaUkernels)}; }
 
@@ -92,6 +107,11 @@ const GemmBf16Ukernel *gemm_bf16_ukernel(Isa isa, const GemmUkernel &nn) {
 const GemmRaBf16Ukernel *gemm_ra_bf16_ukernel(Isa isa, const GemmRaUkernel &ra) {
   return best_kernel(gemm_ra_bf16_ukernels(), isa,
                      [&](const GemmRaBf16Ukernel &k) { return k.mr == ra.mr && k.nr == ra.nr; });
+}
+
+const GemmNtBf16Ukernel *gemm_nt_bf16_ukernel(Isa isa, const GemmNtUkernel &nt) {
+  return best_kernel(gemm_nt_bf16_ukernels(), isa,
+                     [&](const GemmNtBf16Ukernel &k) { return k.mr == nt.mr && k.nr == nt.nr && k.lanes == nt.lanes; });
 }
 
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m) {

@@ -10,8 +10,8 @@
 
 // X(suffix, level): an ISA's function-name suffix (after "__") and its Isa enumerator, lowest first: the ISAs every
 // family is built for (the row kernels have one table per ISA of this list). avx512bf16 (Isa::kAvx512Bf16) has only
-// the BF16 pair kernels (gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp); every other family runs its avx512f
-// kernels there.
+// the BF16 pair kernels (gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp, gemm_nt_bf16_ukernel.hpp); every other
+// family runs its avx512f kernels there.
 #define ACLNN_CPU_KERNEL_ISAS(X) \
   X(scalar, kScalar)             \
   X(avx2_fma, kAvx2)             \
