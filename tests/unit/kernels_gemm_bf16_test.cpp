@@ -3,7 +3,8 @@
 // lacks is skipped, by name and with the reason. For every m ≤ MR and n ≤ NR and kc = 0, 1, 2, 7, 64, 257 (odd:
 // a last pair over a zero), writing and accumulating:
 //   - to_pairs against a scalar pairing (step 2i's BF16 in the high half, step 2i + 1's in the low half) and its
-//     exponent floor against a scalar scan, on normal, tiny, subnormal, Inf and NaN values;
+//     exponent floor against a scalar scan, on normal, tiny, subnormal, Inf and NaN values; steps_to_pairs, from
+//     BF16 rows, against the same pairing of those values as fp32 panels, at line counts around the widths;
 //   - the kernel bit for bit against a scalar model of VDPBF16PS as Intel's manual documents it (per lane: the high
 //     halves' product added first, then the low halves'; BF16 subnormal inputs and the accumulator read as zero,
 //     each result below 2^-126 flushed to zero; one rounding per addition), on random BF16 values with subnormals
@@ -23,6 +24,7 @@
 
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
+#include "core/int_math.hpp"
 #include "core/isa.hpp"
 #include "kernel_test_support.hpp"
 
@@ -96,6 +98,61 @@ TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
   EXPECT_EQ(k.to_pairs(two.data(), 2, 8, 3, out.data()), 127);
   EXPECT_EQ(out[8 * 2 + 1], (float_bits(two[24 + 1]) & 0xFFFF0000u) | float_bits(two[24 + 8 + 1]) >> 16);
   EXPECT_EQ(out[8 * 3 + 1], float_bits(two[24 + 16 + 1]) & 0xFFFF0000u);
+}
+
+// steps_to_pairs on BF16 rows (a row pitch beyond `lines`, NaN there, which must be neither read into a panel nor
+// seen by the floor) against the scalar pairing of the same values laid out as fp32 panels, lines past `lines` zero.
+TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
+  const GemmBf16Ukernel &k = *GetParam();
+  for (int width : {k.mr, k.nr}) {
+    for (int64_t lines : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{width - 1}, int64_t{width}, int64_t{width + 1},
+                          int64_t{3 * width + 5}}) {
+      for (int64_t kc : {1, 2, 7, 64, 257}) {
+        for (bool tiny : {false, true}) {
+          const int64_t pitch = lines + 9, panels = ceil_div(lines, width);
+          const std::vector<float> values = random_bf16(kc * lines, static_cast<uint32_t>(7 + kc + lines), tiny);
+          std::vector<uint16_t> rows(static_cast<size_t>(kc * pitch), 0x7FC1);  // NaN past each row
+          std::vector<float> fp32(static_cast<size_t>(panels * width * kc), 0.0f);
+          std::vector<const uint16_t *> steps(static_cast<size_t>(kc));
+          for (int64_t s = 0; s < kc; ++s) {
+            steps[static_cast<size_t>(s)] = rows.data() + s * pitch;
+            for (int64_t i = 0; i < lines; ++i) {
+              const float v = values[static_cast<size_t>(s * lines + i)];
+              rows[static_cast<size_t>(s * pitch + i)] = static_cast<uint16_t>(float_bits(v) >> 16);
+              fp32[static_cast<size_t>((i / width * kc + s) * width + i % width)] = v;
+            }
+          }
+          const int64_t kp = pair_steps(kc);
+          std::vector<uint32_t> got(static_cast<size_t>(panels * kp * width), 0xDEADBEEFu);
+          const int floor = k.steps_to_pairs(steps.data(), kc, lines, width, got.data());
+          EXPECT_EQ(floor, expected_floor(values)) << "width " << width << " lines " << lines << " kc " << kc;
+          for (int64_t p = 0; p < panels; ++p) {
+            const std::vector<float> panel(fp32.begin() + p * width * kc, fp32.begin() + (p + 1) * width * kc);
+            for (int64_t i = 0; i < kp; ++i) {
+              for (int line = 0; line < width; ++line) {
+                ASSERT_EQ(got[static_cast<size_t>((p * kp + i) * width + line)],
+                          expected_pair(panel, width, kc, i, line))
+                    << "width " << width << " lines " << lines << " kc " << kc << " panel " << p << " step " << i
+                    << " line " << line;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // Inf, NaN and a subnormal inside the lines each give floor 0; zeros alone 254.
+  for (uint16_t special : {uint16_t{0x7F80}, uint16_t{0xFFC0}, uint16_t{0x0040}}) {
+    std::vector<uint16_t> row(40, 0x3F00);
+    row[33] = special;
+    const uint16_t *steps[3] = {row.data(), row.data(), row.data()};
+    std::vector<uint32_t> out(2 * 2 * 32);
+    EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, 32, out.data()), 0) << special;
+  }
+  std::vector<uint16_t> zeros(9, 0);
+  const uint16_t *zero_steps[2] = {zeros.data(), zeros.data()};
+  std::vector<uint32_t> out(8 * 2);
+  EXPECT_EQ(k.steps_to_pairs(zero_steps, 2, 9, 8, out.data()), 254);
 }
 
 TEST_P(KernelsGemmBf16, MatchesTheInstructionsDocumentedArithmetic) {

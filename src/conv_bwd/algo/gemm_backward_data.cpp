@@ -141,6 +141,9 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const int64_t plane_pitch = planes_in_place ? grad_input.strides[1] : x_plane;
   // BF16: the packed panels also as pairs, for the pair kernel wherever their values let it give the same bits.
   const GemmBf16Ukernel *pk = b_in_place || c_in_place ? nullptr : k.bf16;
+  // BF16 gradOutput as it is, dense over each plane: B's pair panels straight from its rows (one pass, not three:
+  // widened, packed as fp32, paired).
+  const bool b_pairs_from_bf16 = pk != nullptr && dy.bf16_exact() && yv.contiguous_planes();
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
@@ -192,15 +195,26 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           const float *a_block = whole_a ? a_pack + k0 * uk.mr : a_pack;
           const int64_t a_panel = whole_a ? c.cy_per_group : kc;         // floats from one MR panel to the next
           const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
-          pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
-            if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
-            if (b_rounded_in_panels) return dy.plain_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0 + in_place;
-            read_plane_run(dy, n, cy0 + k, p0 + in_place, nt - in_place, out);
-            return out;
-          });
-          if (b_rounded_in_panels) dy.finish(b_pack, round_up(nt - in_place, uk.nr) * kc);
-          const int b_floor = pk != nullptr ? pk->to_pairs(b_pack, ceil_div(nt, uk.nr), uk.nr, kc, b_pairs) : 0;
-          const bool pairs = pk != nullptr && pairs_exact(a_floor, b_floor);
+          auto pack_b = [&] {
+            pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
+              if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
+              if (b_rounded_in_panels) return dy.plain_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0 + in_place;
+              read_plane_run(dy, n, cy0 + k, p0 + in_place, nt - in_place, out);
+              return out;
+            });
+            if (b_rounded_in_panels) dy.finish(b_pack, round_up(nt - in_place, uk.nr) * kc);
+          };
+          bool pairs = false;
+          if (b_pairs_from_bf16) {  // the fp32 panels only for a block the pair kernel cannot take
+            const uint16_t *steps[kGemmKc];
+            for (int64_t k = 0; k < kc; ++k) steps[k] = dy.bf16_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0;
+            pairs = pairs_exact(a_floor, pk->steps_to_pairs(steps, kc, nt, uk.nr, b_pairs));
+            if (!pairs) pack_b();
+          } else {
+            pack_b();
+            pairs =
+                pk != nullptr && pairs_exact(a_floor, pk->to_pairs(b_pack, ceil_div(nt, uk.nr), uk.nr, kc, b_pairs));
+          }
           const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
           for (int64_t j = 0; j < nt; j += uk.nr) {
             const int nn = static_cast<int>(std::min<int64_t>(uk.nr, nt - j));

@@ -40,6 +40,11 @@ class OperandReader {
   bool plain() const { return plain_; }
   const float *plain_data() const { return static_cast<const float *>(view_.data); }
 
+  // True when the operand is BF16 that needs no rounding (the compute type keeps every BF16 value): BF16 pair
+  // kernels' panels can then be made from its bits where they lie.
+  bool bf16_exact() const { return view_.dtype == ACL_BF16 && exact_; }
+  const uint16_t *bf16_data() const { return static_cast<const uint16_t *>(view_.data); }
+
   // out[i] = operand(element at index + i·stride), i < count (indices in elements from view().data).
   // Returns false when check_finite and a value is not finite.
   bool read(int64_t index, int64_t stride, int64_t count, float *out) const;

@@ -1,7 +1,9 @@
 // AVX512-BF16 pair kernel: gemm_f32_8x32__avx512f's tile (8 rows × 2 zmm columns = 16 accumulators) with each
 // VDPBF16PS taking two K steps, so per pair step 2 B loads, 8 broadcast words and 16 dot products; and the panel
-// conversion into pairs (gemm_bf16_ukernel.hpp). Compiled with -mavx512f -mavx512bf16 (src/CMakeLists.txt); called
-// only when CPUID and the OS report both.
+// conversions into pairs, from fp32 panels or from BF16 steps (gemm_bf16_ukernel.hpp). Compiled with -mavx512f
+// -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report both.
+#include <algorithm>
+
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/bf16_floor_avx512.hpp"
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
@@ -17,7 +19,50 @@ inline __m256i pair_words(__m256i hi, __m256i lo) {
                          _mm256_srli_epi32(lo, 16));
 }
 
+// Eight BF16 values widened to their fp32 bits.
+inline __m256i widen8(const uint16_t *v) {
+  return _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(v))), 16);
+}
+
+// Eight lines' words of one pair step: `hi`'s and `lo`'s values (lo nullptr: the zero past kc).
+inline __m256i step_pair8(const uint16_t *hi, const uint16_t *lo, Magnitudes &seen) {
+  const __m256i h = widen8(hi);
+  seen.add(h);
+  if (lo == nullptr) return h;
+  const __m256i l = widen8(lo);
+  seen.add(l);
+  return _mm256_or_si256(h, _mm256_srli_epi32(l, 16));
+}
+
 }  // namespace
+
+int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width,
+                                     uint32_t *dst) {
+  const int64_t kp = (kc + 1) / 2, whole = lines / 8 * 8;
+  Magnitudes seen;
+  // Panel by panel, so each panel's words are written in order; a step's values of one panel are one 64-byte read
+  // at the kernels' widths. Lines past `lines` are copied through a zeroed chunk.
+  for (int64_t p0 = 0; p0 < lines; p0 += width) {
+    uint32_t *d = dst + p0 / width * kp * width;
+    for (int64_t i = 0; i < kp; ++i) {
+      const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
+      for (int64_t j = 0; j < width; j += 8) {
+        __m256i words = _mm256_setzero_si256();
+        if (p0 + j < whole) {
+          words = step_pair8(hi + j, lo == nullptr ? nullptr : lo + j, seen);
+        } else if (p0 + j < lines) {
+          alignas(16) uint16_t h[8] = {}, l[8] = {};
+          const int64_t n = lines - p0 - j;
+          std::copy(hi + j, hi + j + n, h);
+          if (lo != nullptr) std::copy(lo + j, lo + j + n, l);
+          words = step_pair8(h, lo == nullptr ? nullptr : l, seen);
+        }
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i * width + j), words);
+      }
+    }
+  }
+  return seen.floor();
+}
 
 int gemm_bf16_pairs__avx512bf16(const float *src, int64_t panels, int width, int64_t kc, uint32_t *dst) {
   const int64_t kp = (kc + 1) / 2, full = kc / 2;

@@ -25,9 +25,10 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 // The family's enumerator list: X(tile, mr, nr, isa, level) for kernel gemm_bf16_<tile>__<isa> with its panel
-// conversion gemm_bf16_pairs__<isa>, MR × NR, which needs ISA `level`. It drives the prototypes (below), the table
-// and the selection (gemm_ukernel.cpp) and the tests (kernels_gemm_bf16_test.cpp). A kernel replaces the fp32 NN
-// kernel of the same tile only (gemm_bf16_ukernel), so that the blocking, and with it every sum, stays the same.
+// conversions gemm_bf16_pairs__<isa> and gemm_bf16_step_pairs__<isa>, MR × NR, which needs ISA `level`. It drives the
+// prototypes (below), the table and the selection (gemm_ukernel.cpp) and the tests (kernels_gemm_bf16_test.cpp). A
+// kernel replaces the fp32 NN kernel of the same tile only (gemm_bf16_ukernel), so that the blocking, and with it every
+// sum, stays the same.
 #define ACLNN_CPU_GEMM_BF16_UKERNELS(X) X(8x32, 8, 32, avx512bf16, kAvx512Bf16)
 
 // C (= or +=) A·B over kp pair steps, m ≤ MR, n ≤ NR.
@@ -37,6 +38,11 @@ using GemmBf16UkernelSignature = void(int64_t kp, const uint32_t *a, const uint3
 // width words each) and returns their exponent floor: 0 when any value is subnormal, infinite or NaN, else the
 // smallest biased exponent of a nonzero value (254 when all are zero). width is a multiple of 8.
 using GemmBf16PairsSignature = int(const float *src, int64_t panels, int width, int64_t kc, uint32_t *dst);
+// The same pair panels and floor straight from BF16 memory: step k's `lines` values at steps[k] (a BF16 operand
+// that needs no rounding, e.g. gradOutput's rows), lines past `lines` zero; ceil(lines / width) panels of
+// ceil(kc / 2) steps × width words. It skips the fp32 panels, which only blocks failing pairs_exact need.
+using GemmBf16StepPairsSignature = int(const uint16_t *const *steps, int64_t kc, int64_t lines, int width,
+                                       uint32_t *dst);
 
 // Whether the pair kernel gives the fp32 kernel's bits on panels of exponent floors fa and fb (above).
 inline bool pairs_exact(int fa, int fb) { return fa > 0 && fb > 0 && fa + fb >= 142; }
@@ -47,6 +53,7 @@ inline int64_t pair_steps(int64_t kc) { return (kc + 1) / 2; }
 struct GemmBf16Ukernel {
   GemmBf16UkernelSignature *run;  // nullptr: not built for this target (kernel_isas.hpp)
   GemmBf16PairsSignature *to_pairs;
+  GemmBf16StepPairsSignature *steps_to_pairs;
   int mr, nr;
   Isa isa;
   const char *name;
@@ -56,7 +63,8 @@ struct GemmBf16Ukernel {
 
 #define ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES(tile, mr, nr, isa, level) \
   GemmBf16UkernelSignature gemm_bf16_##tile##__##isa;                    \
-  GemmBf16PairsSignature gemm_bf16_pairs__##isa;
+  GemmBf16PairsSignature gemm_bf16_pairs__##isa;                         \
+  GemmBf16StepPairsSignature gemm_bf16_step_pairs__##isa;
 ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES)
 #undef ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES
 

@@ -44,12 +44,13 @@ const GemmNtUkernel kGemmNtUkernels[] = {ACLNN_CPU_GEMM_NT_UKERNELS(ACLNN_CPU_GE
 const GemmRaUkernel kGemmRaUkernels[] = {ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GEMM_RA_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_RA_UKERNEL_ENTRY
 
-#define ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)          \
-  GemmBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_##tile##__##isa), \
-                  ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),    \
-                  mr,                                                        \
-                  nr,                                                        \
-                  Isa::level,                                                \
+#define ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)            \
+  GemmBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_##tile##__##isa),   \
+                  ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),      \
+                  ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_step_pairs__##isa), \
+                  mr,                                                          \
+                  nr,                                                          \
+                  Isa::level,                                                  \
                   "gemm_bf16_" #tile "__" #isa},
 const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY
