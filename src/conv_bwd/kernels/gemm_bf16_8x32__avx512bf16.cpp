@@ -28,10 +28,10 @@ inline __m256i widen8(const uint16_t *v) {
 inline __m256i step_pair8(const uint16_t *hi, const uint16_t *lo, Magnitudes &seen) {
   const __m256i h = widen8(hi);
   seen.add(h);
-  if (lo == nullptr) return h;
+  if (lo == nullptr) return pair_words(h, _mm256_setzero_si256());
   const __m256i l = widen8(lo);
   seen.add(l);
-  return _mm256_or_si256(h, _mm256_srli_epi32(l, 16));
+  return pair_words(h, l);
 }
 
 }  // namespace
