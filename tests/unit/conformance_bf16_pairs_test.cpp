@@ -85,7 +85,8 @@ class ConformanceBf16Pairs : public ::testing::Test {
 
 // Shape families of the algorithms on pairs. gradInput's two GEMM algorithms (the NN pair kernel): 1-D, 2-D, 3-D;
 // strides, dilation, padding beyond the kernel, groups, 1×1 (dcol is gradInput), K (output channels per group) odd,
-// below and above one block of 256 (the whole packed weight, a last block of odd length), transposed calls, and mixes
+// below and above one block of 256 (one tile, and the whole packed weight over two tiles, a last block of odd length:
+// A's pair panels made from the BF16 weight rows block by block into whole-K panels), transposed calls, and mixes
 // storing FP32.
 struct PairCase {
   const char *text;
@@ -99,6 +100,7 @@ const PairCase kCases[] = {
     {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16", kNn},
     {"mb1_g1_ic40oc301_ih9iw9_kh3kw3_ph1pw1_dtbf16", kNn},
+    {"mb1_g1_ic16oc300_ih20iw20_kh3kw3_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic20oc515_ih6iw7_kh1kw1_dtbf16", kNn},
     {"mb2_g2_ic12oc10_ih8iw8_kh3kw3_sh2sw2_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic8oc33_iw70_kw5_sw1_pw2_dtbf16", kNn},

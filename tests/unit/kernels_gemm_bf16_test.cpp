@@ -101,7 +101,8 @@ TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
 }
 
 // steps_to_pairs on BF16 rows (a row pitch beyond `lines`, NaN there, which must be neither read into a panel nor
-// seen by the floor) against the scalar pairing of the same values laid out as fp32 panels, lines past `lines` zero.
+// seen by the floor; panels back to back and apart) against the scalar pairing of the same values laid out as fp32
+// panels, lines past `lines` zero.
 TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
   const GemmBf16Ukernel &k = *GetParam();
   for (int width : {k.mr, k.nr}) {
@@ -123,17 +124,22 @@ TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
             }
           }
           const int64_t kp = pair_steps(kc);
-          std::vector<uint32_t> got(static_cast<size_t>(panels * kp * width), 0xDEADBEEFu);
-          const int floor = k.steps_to_pairs(steps.data(), kc, lines, width, got.data());
-          EXPECT_EQ(floor, expected_floor(values)) << "width " << width << " lines " << lines << " kc " << kc;
-          for (int64_t p = 0; p < panels; ++p) {
-            const std::vector<float> panel(fp32.begin() + p * width * kc, fp32.begin() + (p + 1) * width * kc);
-            for (int64_t i = 0; i < kp; ++i) {
-              for (int line = 0; line < width; ++line) {
-                ASSERT_EQ(got[static_cast<size_t>((p * kp + i) * width + line)],
-                          expected_pair(panel, width, kc, i, line))
-                    << "width " << width << " lines " << lines << " kc " << kc << " panel " << p << " step " << i
-                    << " line " << line;
+          // Panels back to back, and 3 steps apart (a block's part of panels holding more K steps): the gap must
+          // keep its poison.
+          for (int64_t gap : {0, 3}) {
+            const int64_t panel_words = (kp + gap) * width;
+            std::vector<uint32_t> got(static_cast<size_t>(panels * panel_words), 0xDEADBEEFu);
+            const int floor = k.steps_to_pairs(steps.data(), kc, lines, width, got.data(), panel_words);
+            EXPECT_EQ(floor, expected_floor(values)) << "width " << width << " lines " << lines << " kc " << kc;
+            for (int64_t p = 0; p < panels; ++p) {
+              const std::vector<float> panel(fp32.begin() + p * width * kc, fp32.begin() + (p + 1) * width * kc);
+              for (int64_t i = 0; i < kp + gap; ++i) {
+                for (int line = 0; line < width; ++line) {
+                  const uint32_t word = got[static_cast<size_t>(p * panel_words + i * width + line)];
+                  ASSERT_EQ(word, i < kp ? expected_pair(panel, width, kc, i, line) : 0xDEADBEEFu)
+                      << "width " << width << " lines " << lines << " kc " << kc << " gap " << gap << " panel " << p
+                      << " step " << i << " line " << line;
+                }
               }
             }
           }
@@ -147,12 +153,12 @@ TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
     row[33] = special;
     const uint16_t *steps[3] = {row.data(), row.data(), row.data()};
     std::vector<uint32_t> out(2 * 2 * 32);
-    EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, 32, out.data()), 0) << special;
+    EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, 32, out.data(), 2 * 32), 0) << special;
   }
   std::vector<uint16_t> zeros(9, 0);
   const uint16_t *zero_steps[2] = {zeros.data(), zeros.data()};
   std::vector<uint32_t> out(8 * 2);
-  EXPECT_EQ(k.steps_to_pairs(zero_steps, 2, 9, 8, out.data()), 254);
+  EXPECT_EQ(k.steps_to_pairs(zero_steps, 2, 9, 8, out.data(), 8), 254);
 }
 
 TEST_P(KernelsGemmBf16, MatchesTheInstructionsDocumentedArithmetic) {

@@ -144,11 +144,15 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   // BF16 gradOutput as it is, dense over each plane: B's pair panels straight from its rows (one pass, not three:
   // widened, packed as fp32, paired).
   const bool b_pairs_from_bf16 = pk != nullptr && dy.bf16_exact() && yv.contiguous_planes();
+  // BF16 weight as it is, each output channel's (input channel, taps) row dense: A's pair panels straight from those
+  // rows too, and its fp32 panels only once a block needs the fp32 kernel.
+  const bool a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.strides[4] == 1 && c.w.dense_from(1);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
     uint32_t *b_pairs = pk != nullptr ? a_pairs + a_pair_floats(mp_max, b.kc) : nullptr;
     int a_floor = 0;
+    bool a_fp32 = false;  // whether a_pack holds the fp32 panels of the weight the pair panels were made from
     float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
@@ -176,16 +180,42 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
         for (int64_t ch = 0; ch < cb; ++ch)
           std::fill(planes + ch * plane_pitch, planes + ch * plane_pitch + x_plane, 0.0f);
       }
-      auto pack_weight = [&](int64_t k0, int64_t kc) {
+      auto pack_weight_fp32 = [&](int64_t k0, int64_t kc) {
         const int64_t cy0 = g * c.cy_per_group + k0;
         pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
           if (const float *direct = plain_row_run(w, cy0 + k, col0)) return direct;
           read_row_run(w, cy0 + k, col0, mi, out);
           return out;
         });
+        a_fp32 = true;
+      };
+      // A's pair panels of K steps [k0, k0 + kc) from the BF16 rows: with the whole weight packed a panel holds all
+      // of K, so a block's part of it starts k0 / 2 pair steps in (K blocks have even lengths).
+      auto weight_pairs_from_bf16 = [&](int64_t k0, int64_t kc) {
+        const uint16_t *steps[kGemmKc];
+        for (int64_t k = 0; k < kc; ++k)
+          steps[k] = w.bf16_data() + c.w.index(g * c.cy_per_group + k0 + k, 0, 0, 0, 0) + col0;
+        const int64_t panel_words = pair_steps(whole_a ? c.cy_per_group : kc) * uk.mr;
+        return pk->steps_to_pairs(steps, kc, mi, uk.mr, a_pairs + (whole_a ? k0 / 2 * uk.mr : 0), panel_words);
+      };
+      auto pack_weight = [&](int64_t k0, int64_t kc) {
+        a_fp32 = false;
+        if (a_pairs_from_bf16) {
+          const int floor = weight_pairs_from_bf16(k0, kc);
+          a_floor = k0 == 0 || !whole_a ? floor : std::min(a_floor, floor);
+          return;
+        }
+        pack_weight_fp32(k0, kc);
         if (pk != nullptr) a_floor = pk->to_pairs(a_pack, ceil_div(mi, uk.mr), uk.mr, kc, a_pairs);
       };
-      if (whole_a) pack_weight(0, c.cy_per_group);
+      if (whole_a) {
+        if (a_pairs_from_bf16) {
+          for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc)
+            pack_weight(k0, std::min(kGemmKc, c.cy_per_group - k0));
+        } else {
+          pack_weight(0, c.cy_per_group);
+        }
+      }
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
@@ -208,13 +238,14 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           if (b_pairs_from_bf16) {  // the fp32 panels only for a block the pair kernel cannot take
             const uint16_t *steps[kGemmKc];
             for (int64_t k = 0; k < kc; ++k) steps[k] = dy.bf16_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0;
-            pairs = pairs_exact(a_floor, pk->steps_to_pairs(steps, kc, nt, uk.nr, b_pairs));
+            pairs = pairs_exact(a_floor, pk->steps_to_pairs(steps, kc, nt, uk.nr, b_pairs, pair_steps(kc) * uk.nr));
             if (!pairs) pack_b();
           } else {
             pack_b();
             pairs =
                 pk != nullptr && pairs_exact(a_floor, pk->to_pairs(b_pack, ceil_div(nt, uk.nr), uk.nr, kc, b_pairs));
           }
+          if (!pairs && !a_fp32) pack_weight_fp32(whole_a ? 0 : k0, whole_a ? c.cy_per_group : kc);
           const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
           for (int64_t j = 0; j < nt; j += uk.nr) {
             const int nn = static_cast<int>(std::min<int64_t>(uk.nr, nt - j));

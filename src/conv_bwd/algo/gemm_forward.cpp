@@ -203,10 +203,10 @@ int pair_weight_panels(const Canonical &f, const GemmUkernel &uk, const GemmBf16
   const int64_t k_total = f.cx_per_group * f.kernel_numel(), mp = round_up(f.cy_per_group, uk.mr);
   const int64_t blocks = ceil_div(k_total, kGemmKc), group_pairs = mp * forward_weight_pairs(k_total);
   uint32_t *pairs = reinterpret_cast<uint32_t *>(s.shared + b.weight_pairs_at);
-  std::atomic<int> floor{254};
+  std::atomic<int> floor{kBf16FloorAllZero};
   parallel_for_slots(f.groups * blocks, s.slots, static_cast<double>(f.groups) * mp * k_total,
                      [&](int, int64_t begin, int64_t end) {
-                       int seen = 254;
+                       int seen = kBf16FloorAllZero;
                        for (int64_t item = begin; item < end; ++item) {
                          const int64_t g = item / blocks, k0 = item % blocks * kGemmKc;
                          const int64_t kc = std::min(kGemmKc, k_total - k0);

@@ -170,7 +170,7 @@ class ShiftedWeightGemm {
   // (gemm_nt_bf16_ukernel.hpp), column j at dst + j·words; returns their exponent floor.
   int column_pairs(const Block &blk, const float *windows, const int64_t *tap_at, int64_t kcp, uint32_t *dst) const {
     const int64_t words = nt_pair_words(kcp);
-    int floor = 254;
+    int floor = kBf16FloorAllZero;
     for (int64_t ch = 0, j = 0; ch < blk.channels; ++ch) {
       for (int64_t tap = 0; tap < kk_; ++tap, ++j) {
         floor = std::min(floor, ntp_->to_rows(windows + ch * window_ + tap_at[tap], 0, 1, kcp, dst + j * words));
@@ -271,7 +271,7 @@ class ShiftedWeightGemm {
   int reversed_windows(const Block &blk, int64_t kcp, const float *windows, uint16_t *rev) const {
     const int64_t len = kcp + geo_.max_shift;
     uint16_t *end = rev + blk.channels * window_;
-    int floor = 254;
+    int floor = kBf16FloorAllZero;
     for (int64_t ch = 0; ch < blk.channels; ++ch) {
       for (int64_t phase = 0; phase < geo_.phases; ++phase) {
         const int64_t f0 = ch * window_ + phase * phase_len_;

@@ -36,28 +36,34 @@ inline __m256i step_pair8(const uint16_t *hi, const uint16_t *lo, Magnitudes &se
 
 }  // namespace
 
-int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width,
-                                     uint32_t *dst) {
+int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
+                                     int64_t panel_words) {
+  // Pair steps a few at a time, each group over all panels: a group reads a handful of rows, a line of each at a
+  // time, and writes a few lines into each panel. Panel by panel over all of K instead read one 16-byte chunk from
+  // each of up to 256 rows per A panel (width 8), and rows a power of two apart (512 bytes: 256 input channels of a
+  // 1 × 1 weight) share a few cache sets, so every chunk came from beyond L1 again.
+  constexpr int64_t kGroup = 4;
   const int64_t kp = (kc + 1) / 2, whole = lines / 8 * 8;
   Magnitudes seen;
-  // Panel by panel, so each panel's words are written in order; a step's values of one panel are one 64-byte read
-  // at the kernels' widths. Lines past `lines` are copied through a zeroed chunk.
-  for (int64_t p0 = 0; p0 < lines; p0 += width) {
-    uint32_t *d = dst + p0 / width * kp * width;
-    for (int64_t i = 0; i < kp; ++i) {
-      const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
-      for (int64_t j = 0; j < width; j += 8) {
-        __m256i words = _mm256_setzero_si256();
-        if (p0 + j < whole) {
-          words = step_pair8(hi + j, lo == nullptr ? nullptr : lo + j, seen);
-        } else if (p0 + j < lines) {
-          alignas(16) uint16_t h[8] = {}, l[8] = {};
-          const int64_t n = lines - p0 - j;
-          std::copy(hi + j, hi + j + n, h);
-          if (lo != nullptr) std::copy(lo + j, lo + j + n, l);
-          words = step_pair8(h, lo == nullptr ? nullptr : l, seen);
+  for (int64_t i0 = 0; i0 < kp; i0 += kGroup) {
+    const int64_t i1 = std::min(kp, i0 + kGroup);
+    for (int64_t p0 = 0; p0 < lines; p0 += width) {
+      uint32_t *d = dst + p0 / width * panel_words;
+      for (int64_t i = i0; i < i1; ++i) {
+        const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
+        for (int64_t j = 0; j < width; j += 8) {
+          __m256i words = _mm256_setzero_si256();
+          if (p0 + j < whole) {
+            words = step_pair8(hi + j, lo == nullptr ? nullptr : lo + j, seen);
+          } else if (p0 + j < lines) {  // the last lines through a zeroed chunk
+            alignas(16) uint16_t h[8] = {}, l[8] = {};
+            const int64_t n = lines - p0 - j;
+            std::copy(hi + j, hi + j + n, h);
+            if (lo != nullptr) std::copy(lo + j, lo + j + n, l);
+            words = step_pair8(h, lo == nullptr ? nullptr : l, seen);
+          }
+          _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i * width + j), words);
         }
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i * width + j), words);
       }
     }
   }

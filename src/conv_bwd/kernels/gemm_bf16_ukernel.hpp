@@ -39,10 +39,14 @@ using GemmBf16UkernelSignature = void(int64_t kp, const uint32_t *a, const uint3
 // smallest biased exponent of a nonzero value (254 when all are zero). width is a multiple of 8.
 using GemmBf16PairsSignature = int(const float *src, int64_t panels, int width, int64_t kc, uint32_t *dst);
 // The same pair panels and floor straight from BF16 memory: step k's `lines` values at steps[k] (a BF16 operand
-// that needs no rounding, e.g. gradOutput's rows), lines past `lines` zero; ceil(lines / width) panels of
-// ceil(kc / 2) steps × width words. It skips the fp32 panels, which only blocks failing pairs_exact need.
+// that needs no rounding, e.g. gradOutput's or the weight's rows), lines past `lines` zero; ceil(lines / width) panels
+// of ceil(kc / 2) steps × width words, panel p at dst + p · panel_words (≥ ceil(kc / 2) · width: a block's part of
+// panels that hold more K steps). It skips the fp32 panels, which only blocks failing pairs_exact need.
 using GemmBf16StepPairsSignature = int(const uint16_t *const *steps, int64_t kc, int64_t lines, int width,
-                                       uint32_t *dst);
+                                       uint32_t *dst, int64_t panel_words);
+
+// The floor of panels whose values are all zero: the neutral element of combining floors by std::min.
+constexpr int kBf16FloorAllZero = 254;
 
 // Whether the pair kernel gives the fp32 kernel's bits on panels of exponent floors fa and fb (above).
 inline bool pairs_exact(int fa, int fb) { return fa > 0 && fb > 0 && fa + fb >= 142; }
