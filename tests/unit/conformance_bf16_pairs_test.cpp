@@ -86,8 +86,9 @@ class ConformanceBf16Pairs : public ::testing::Test {
 // Shape families of the algorithms on pairs. gradInput's two GEMM algorithms (the NN pair kernel): 1-D, 2-D, 3-D;
 // strides, dilation, padding beyond the kernel, groups, 1×1 (dcol is gradInput), K (output channels per group) odd,
 // below and above one block of 256 (one tile, and the whole packed weight over two tiles, a last block of odd length:
-// A's pair panels made from the BF16 weight rows block by block into whole-K panels), transposed calls, and mixes
-// storing FP32.
+// A's pair panels made from the BF16 weight rows block by block into whole-K panels; made once for all items: the
+// weight's per group and block of x channels over 3 samples, gradOutput's per sample, tile and K block over blocks of
+// x channels; with position parts, few x planes), transposed calls, and mixes storing FP32.
 struct PairCase {
   const char *text;
   const char *kernel;  // the pair kernel the plan must take
@@ -101,6 +102,8 @@ const PairCase kCases[] = {
     {"mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16", kNn},
     {"mb1_g1_ic40oc301_ih9iw9_kh3kw3_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic16oc300_ih20iw20_kh3kw3_ph1pw1_dtbf16", kNn},
+    {"mb3_g2_ic64oc600_ih17iw20_kh3kw3_ph1pw1_dtbf16", "gemm_bf16_8x32__avx512bf16+shared_a+shared_b"},
+    {"mb1_g1_ic5oc20_ih30iw30_kh3kw3_ph1pw1_dtbf16", "gemm_bf16_8x32__avx512bf16+shared_a"},
     {"mb1_g1_ic20oc515_ih6iw7_kh1kw1_dtbf16", kNn},
     {"mb2_g2_ic12oc10_ih8iw8_kh3kw3_sh2sw2_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic8oc33_iw70_kw5_sw1_pw2_dtbf16", kNn},

@@ -131,6 +131,20 @@ struct ShiftedWeightBlocking : Blocking {
                                   // (RaPairLayout, NtPairLayout); 0: none
 };
 
+// Pair panels made once in the shared area for every item that reads them (gemm_backward_data): per unit its
+// exponent floor (an int in a float's place), then the units' panels, unit_floats apart (64-byte aligned).
+struct SharedPairs {
+  int64_t at = -1;  // floats from the shared area's start; -1: none
+  int64_t units = 0, unit_floats = 0;
+
+  bool on() const { return at >= 0; }
+  int64_t floats() const { return on() ? round_up(units, 16) + units * unit_floats : 0; }
+  int *floors(float *shared) const { return reinterpret_cast<int *>(shared + at); }
+  uint32_t *unit(float *shared, int64_t u) const {
+    return reinterpret_cast<uint32_t *>(shared + at + round_up(units, 16) + u * unit_floats);
+  }
+};
+
 // gemm_backward_data.
 struct DataBlocking : Blocking {
   int64_t tile = 0;               // y positions per tile (fixed per ISA)
@@ -139,6 +153,10 @@ struct DataBlocking : Blocking {
   int64_t position_parts = 1;     // parts of the y positions with their own x planes
   int64_t tap_parts = 1;          // parts of a channel's taps, likewise (one channel per item)
   int64_t pairs_at = 0;           // with GemmKernels::bf16: where the slot's pair panels start (bf16_pair_floats)
+  // With GemmKernels::bf16 and BF16 operands (gemm_blocking.cpp): the weight's A pair panels, whole K per unit
+  // (group, block of x channels), when several items read each unit; gradOutput's B pair panels per unit (sample,
+  // group, tile, K block), when several blocks of x channels read each. After the parts' x planes.
+  SharedPairs shared_a, shared_b;
 };
 
 // gemm_forward (both uses: the transposed call's gradInput and the flipped stride-1 one).

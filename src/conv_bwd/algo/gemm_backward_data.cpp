@@ -106,6 +106,60 @@ void add_parts_and_store(const Canonical &c, const DataBlocking &b, float *share
   });
 }
 
+// A's pair panels from BF16 weight rows: K steps [k0, k0 + kc) of group g's rows, `lines` columns from col0, panel i
+// at dst + i·panel_words. Returns their floor.
+int weight_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader &w, int64_t g, int64_t k0,
+                 int64_t kc, int64_t col0, int64_t lines, uint32_t *dst, int64_t panel_words) {
+  const uint16_t *steps[kGemmKc];
+  for (int64_t k = 0; k < kc; ++k) steps[k] = w.bf16_data() + c.w.index(g * c.cy_per_group + k0 + k, 0, 0, 0, 0) + col0;
+  return pk.steps_to_pairs(steps, kc, lines, pk.mr, dst, panel_words);
+}
+
+// Whole-K A pair panels (panel i at dst + i·MR·pair_steps(K)), K block by block: each block's part starts k0 / 2
+// pair steps in (K blocks have even lengths).
+int whole_weight_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader &w, int64_t g, int64_t col0,
+                       int64_t lines, uint32_t *dst) {
+  int floor = kBf16FloorAllZero;
+  for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
+    const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
+    floor = std::min(floor, weight_pairs(c, pk, w, g, k0, kc, col0, lines, dst + k0 / 2 * pk.mr,
+                                         pair_steps(c.cy_per_group) * pk.mr));
+  }
+  return floor;
+}
+
+// B's pair panels from BF16 gradOutput planes: sample n, group g, positions [p0, p0 + nt), K steps [k0, k0 + kc).
+int dy_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader &dy, int64_t n, int64_t g, int64_t p0,
+             int64_t nt, int64_t k0, int64_t kc, uint32_t *dst) {
+  const uint16_t *steps[kGemmKc];
+  for (int64_t k = 0; k < kc; ++k) steps[k] = dy.bf16_data() + c.y.index(n, g * c.cy_per_group + k0 + k, 0, 0, 0) + p0;
+  return pk.steps_to_pairs(steps, kc, nt, pk.nr, dst, pair_steps(kc) * pk.nr);
+}
+
+// The shared pair panels (DataBlocking::shared_a, shared_b), all units in one parallel pass before the items run.
+void make_shared_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const DataBlocking &b, const OperandReader &w,
+                       const OperandReader &dy, bool a_on, bool b_on, float *shared) {
+  const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b.channels_per_item);
+  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2], tiles = ceil_div(y_plane, b.tile);
+  const int64_t k_blocks = ceil_div(c.cy_per_group, kGemmKc);
+  const int64_t a_units = a_on ? b.shared_a.units : 0, b_units = b_on ? b.shared_b.units : 0;
+  parallel_for(a_units + b_units, b.tile * kGemmKc, [&](int64_t begin, int64_t end) {
+    for (int64_t u = begin; u < end; ++u) {
+      if (u < a_units) {  // (group, block)
+        const int64_t g = u / blocks, c0 = u % blocks * b.channels_per_item;
+        const int64_t lines = std::min(b.channels_per_item, c.cx_per_group - c0) * kk;
+        b.shared_a.floors(shared)[u] = whole_weight_pairs(c, pk, w, g, c0 * kk, lines, b.shared_a.unit(shared, u));
+        continue;
+      }
+      const int64_t v = u - a_units;  // (sample, group, tile, K block)
+      const int64_t kb = v % k_blocks, tile = v / k_blocks % tiles, g = v / (k_blocks * tiles) % c.groups;
+      const int64_t n = v / (k_blocks * tiles * c.groups), p0 = tile * b.tile, k0 = kb * kGemmKc;
+      b.shared_b.floors(shared)[v] = dy_pairs(c, pk, dy, n, g, p0, std::min(b.tile, y_plane - p0), k0,
+                                              std::min(kGemmKc, c.cy_per_group - k0), b.shared_b.unit(shared, v));
+    }
+  });
+}
+
 }  // namespace
 
 bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
@@ -147,6 +201,12 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   // BF16 weight as it is, each output channel's (input channel, taps) row dense: A's pair panels straight from those
   // rows too, and its fp32 panels only once a block needs the fp32 kernel.
   const bool a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.strides[4] == 1 && c.w.dense_from(1);
+  // Pair panels made once for all items where the plan shares them (DataBlocking::shared_a, shared_b); A's then hold
+  // all of K per unit, as a whole packed weight's do.
+  const bool a_shared = a_pairs_from_bf16 && b.shared_a.on(), b_shared = b_pairs_from_bf16 && b.shared_b.on();
+  if (a_shared || b_shared) make_shared_pairs(c, *pk, b, w, dy, a_shared, b_shared, s.shared);
+  const bool a_whole_pairs = whole_a || a_shared;
+  const int64_t tiles = ceil_div(y_plane, nt_max), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
@@ -189,33 +249,23 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
         });
         a_fp32 = true;
       };
-      // A's pair panels of K steps [k0, k0 + kc) from the BF16 rows: with the whole weight packed a panel holds all
-      // of K, so a block's part of it starts k0 / 2 pair steps in (K blocks have even lengths).
-      auto weight_pairs_from_bf16 = [&](int64_t k0, int64_t kc) {
-        const uint16_t *steps[kGemmKc];
-        for (int64_t k = 0; k < kc; ++k)
-          steps[k] = w.bf16_data() + c.w.index(g * c.cy_per_group + k0 + k, 0, 0, 0, 0) + col0;
-        const int64_t panel_words = pair_steps(whole_a ? c.cy_per_group : kc) * uk.mr;
-        return pk->steps_to_pairs(steps, kc, mi, uk.mr, a_pairs + (whole_a ? k0 / 2 * uk.mr : 0), panel_words);
-      };
+      // A's pair panels: the shared unit of (group, block), or made in the slot (from the BF16 rows, or from the fp32
+      // panels).
+      const uint32_t *a_base = a_shared ? b.shared_a.unit(s.shared, g * blocks + block) : a_pairs;
       auto pack_weight = [&](int64_t k0, int64_t kc) {
         a_fp32 = false;
-        if (a_pairs_from_bf16) {
-          const int floor = weight_pairs_from_bf16(k0, kc);
-          a_floor = k0 == 0 || !whole_a ? floor : std::min(a_floor, floor);
-          return;
-        }
-        pack_weight_fp32(k0, kc);
-        if (pk != nullptr) a_floor = pk->to_pairs(a_pack, ceil_div(mi, uk.mr), uk.mr, kc, a_pairs);
-      };
-      if (whole_a) {
-        if (a_pairs_from_bf16) {
-          for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc)
-            pack_weight(k0, std::min(kGemmKc, c.cy_per_group - k0));
+        if (a_shared) {
+          a_floor = b.shared_a.floors(s.shared)[g * blocks + block];
+        } else if (a_pairs_from_bf16 && whole_a) {
+          a_floor = whole_weight_pairs(c, *pk, w, g, col0, mi, a_pairs);
+        } else if (a_pairs_from_bf16) {
+          a_floor = weight_pairs(c, *pk, w, g, k0, kc, col0, mi, a_pairs, pair_steps(kc) * uk.mr);
         } else {
-          pack_weight(0, c.cy_per_group);
+          pack_weight_fp32(k0, kc);
+          if (pk != nullptr) a_floor = pk->to_pairs(a_pack, ceil_div(mi, uk.mr), uk.mr, kc, a_pairs);
         }
-      }
+      };
+      if (whole_a) pack_weight(0, c.cy_per_group);
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
@@ -235,10 +285,14 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             if (b_rounded_in_panels) dy.finish(b_pack, round_up(nt - in_place, uk.nr) * kc);
           };
           bool pairs = false;
-          if (b_pairs_from_bf16) {  // the fp32 panels only for a block the pair kernel cannot take
-            const uint16_t *steps[kGemmKc];
-            for (int64_t k = 0; k < kc; ++k) steps[k] = dy.bf16_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0;
-            pairs = pairs_exact(a_floor, pk->steps_to_pairs(steps, kc, nt, uk.nr, b_pairs, pair_steps(kc) * uk.nr));
+          const uint32_t *b_base = b_pairs;
+          if (b_shared) {  // the fp32 panels only for a block the pair kernel cannot take
+            const int64_t u = ((n * c.groups + g) * tiles + p0 / nt_max) * k_blocks + k0 / kGemmKc;
+            b_base = b.shared_b.unit(s.shared, u);
+            pairs = pairs_exact(a_floor, b.shared_b.floors(s.shared)[u]);
+            if (!pairs) pack_b();
+          } else if (b_pairs_from_bf16) {
+            pairs = pairs_exact(a_floor, dy_pairs(c, *pk, dy, n, g, p0, nt, k0, kc, b_pairs));
             if (!pairs) pack_b();
           } else {
             pack_b();
@@ -254,10 +308,9 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             for (int64_t i = 0; i < mi; i += uk.mr) {
               const int mm = static_cast<int>(std::min<int64_t>(uk.mr, mi - i));
               if (pairs) {  // A's pair panels: whole K (pair_steps(Cy_g) per panel) or this block's
-                const uint32_t *ai =
-                    whole_a ? a_pairs + k0 / 2 * uk.mr + i * pair_steps(c.cy_per_group) : a_pairs + i * pair_steps(kc);
-                pk->run(pair_steps(kc), ai, b_pairs + j * pair_steps(kc), dcol + i * nt_max + j, nt_max, mm, nn,
-                        k0 > 0);
+                const uint32_t *ai = a_whole_pairs ? a_base + k0 / 2 * uk.mr + i * pair_steps(c.cy_per_group)
+                                                   : a_base + i * pair_steps(kc);
+                pk->run(pair_steps(kc), ai, b_base + j * pair_steps(kc), dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
               } else if (c_in_place) {
                 uk.run(kc, a_block + i * a_panel, bj, ldb, dx + i * grad_input.strides[1] + p0 + j,
                        grad_input.strides[1], mm, nn, k0 > 0);
@@ -298,8 +351,9 @@ bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const Data
   return gemm_backward_data(c, k, b, s, rounding, c.grad_input);
 }
 
-std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &) {
-  return k.bf16 != nullptr ? k.bf16->name : k.nn->name;
+std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &b) {
+  if (k.bf16 == nullptr) return k.nn->name;
+  return std::string(k.bf16->name) + (b.shared_a.on() ? "+shared_a" : "") + (b.shared_b.on() ? "+shared_b" : "");
 }
 
 }  // namespace conv_bwd

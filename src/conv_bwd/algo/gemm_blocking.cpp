@@ -70,6 +70,48 @@ double gemm_flops(const Canonical &c) {
          y_plane(c);
 }
 
+// gemm_backward_data on pairs: which pair panels are made once for every item (DataBlocking::shared_a, shared_b).
+// Each item otherwise converts the weight block it multiplies and every gradOutput block it reads: at mini-batch 16
+// ResNet's 3 × 3 layer at 14² converted its weight 16 times and gradOutput once per block of x channels (10 times),
+// 13 % of the call. Only operands the pair panels are made from where they lie: BF16, the weight's rows and
+// gradOutput's planes dense, within kMaxSharedDyBytes each.
+void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b) {
+  const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b->channels_per_item);
+  const int64_t tiles = ceil_div(y_plane(c), b->tile), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
+  // FP32 gradInput of a 1 × 1 layer may be the kernel's C (gemm_backward_data.cpp): the fp32 kernel then.
+  if (dcol_is_grad_input(c) && c.grad_input.dtype == ACL_FLOAT) return;
+  auto fits = [](const SharedPairs &p) {
+    return p.floats() * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
+  };
+  int64_t at = round_up(b->shared_floats, 16);
+  // A: one unit per (group, block), read by every sample's and position part's item of the block. Not with tap parts
+  // (an item's A is then part of a channel's taps).
+  const bool a_rows = c.w.dtype == ACL_BF16 && c.w.strides[4] == 1 && c.w.dense_from(1);
+  if (a_rows && b->tap_parts == 1 && c.batch * b->position_parts > 1) {
+    SharedPairs a;
+    a.at = at;
+    a.units = c.groups * blocks;
+    a.unit_floats = round_up(round_up(b->channels_per_item * kk, uk.mr) * pair_steps(c.cy_per_group), 16);
+    if (fits(a)) {
+      b->shared_a = a;
+      at = round_up(at + a.floats(), 16);
+    }
+  }
+  // B: one unit per (sample, group, tile, K block), read by every block's and tap part's item.
+  const bool b_planes = c.y.dtype == ACL_BF16 && c.y.contiguous_planes();
+  if (b_planes && blocks * b->tap_parts > 1) {
+    SharedPairs p;
+    p.at = at;
+    p.units = c.batch * c.groups * tiles * k_blocks;
+    p.unit_floats = round_up(b->tile * pair_steps(kGemmKc), 16);
+    if (fits(p)) {
+      b->shared_b = p;
+      at = round_up(at + p.floats(), 16);
+    }
+  }
+  if (b->shared_a.on() || b->shared_b.on()) b->shared_floats = at;
+}
+
 }  // namespace
 
 WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
@@ -218,11 +260,12 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   b.kc = a_steps(round_up(cb * kk, uk.mr));
   b.items = c.batch * c.groups * ceil_div(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
+  b.shared_floats = parts > 1 && x_planes ? parts * planes * x_plane(c) : 0;
   if (k.bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + bf16_pair_floats(round_up(cb * kk, uk.mr), b.kc, b.tile, kGemmKc);
+    share_data_pairs(c, uk, &b);
   }
-  b.shared_floats = parts > 1 && x_planes ? parts * planes * x_plane(c) : 0;
   b.flops = gemm_flops(c);
   return b;
 }
