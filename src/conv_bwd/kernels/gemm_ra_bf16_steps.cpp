@@ -24,7 +24,7 @@ int ra_b_pairs(const GemmRaBf16Ukernel &k, const float *b, int64_t kc_stride, in
                int64_t runs, uint32_t *dst) {
   int64_t kp = 0;
   for (int64_t r = 0; r < runs; ++r) kp += pair_steps(run_steps[r]);
-  int floor = 254;  // no value: the floor of all-zero panels
+  int floor = kBf16FloorAllZero;
   for (int64_t p = 0; p < panels; ++p) {
     const float *src = b + p * kc_stride * k.nr;
     uint32_t *out = dst + p * kp * k.nr;
