@@ -50,6 +50,8 @@ struct View5 {
   }
   // Whether every (n, c) plane is one contiguous run of elements (what in-place readers and whole-plane stores need).
   bool contiguous_planes() const { return strides[4] == 1 && dense_from(2); }
+  // Whether every dims-1..4 row (a weight's (input channel, taps) row of one output channel) is one contiguous run.
+  bool contiguous_rows() const { return strides[4] == 1 && dense_from(1); }
 
   // The sub-view of the spatial box [begin, begin + size) (D, H, W).
   View5 cut(const int64_t begin[3], const int64_t size[3]) const {

@@ -135,7 +135,7 @@ Grid3 grid_3x3(const Canonical &c, const ShiftedGeometry &geo) {
 bool store_lanes(const Canonical &c, int64_t g, float *lanes, const int64_t *order, const Rounding &rounding,
                  const View5 &grad_weight) {
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel();
-  const bool direct = grad_weight.dtype == ACL_FLOAT && grad_weight.strides[4] == 1 && grad_weight.dense_from(1);
+  const bool direct = grad_weight.dtype == ACL_FLOAT && grad_weight.contiguous_rows();
   bool finite = true;
   for (int64_t m = 0; m < m_n; ++m) {
     float sums[kMaxDwTaps];

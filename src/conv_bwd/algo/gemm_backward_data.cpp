@@ -200,7 +200,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const bool b_pairs_from_bf16 = pk != nullptr && dy.bf16_exact() && yv.contiguous_planes();
   // BF16 weight as it is, each output channel's (input channel, taps) row dense: A's pair panels straight from those
   // rows too, and its fp32 panels only once a block needs the fp32 kernel.
-  const bool a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.strides[4] == 1 && c.w.dense_from(1);
+  const bool a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.contiguous_rows();
   // Pair panels made once for all items where the plan shares them (DataBlocking::shared_a, shared_b); A's then hold
   // all of K per unit, as a whole packed weight's do.
   const bool a_shared = a_pairs_from_bf16 && b.shared_a.on(), b_shared = b_pairs_from_bf16 && b.shared_b.on();

@@ -86,7 +86,7 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
   int64_t at = round_up(b->shared_floats, 16);
   // A: one unit per (group, block), read by every sample's and position part's item of the block. Not with tap parts
   // (an item's A is then part of a channel's taps).
-  const bool a_rows = c.w.dtype == ACL_BF16 && c.w.strides[4] == 1 && c.w.dense_from(1);
+  const bool a_rows = c.w.dtype == ACL_BF16 && c.w.contiguous_rows();
   if (a_rows && b->tap_parts == 1 && c.batch * b->position_parts > 1) {
     SharedPairs a;
     a.at = at;

@@ -10,7 +10,7 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 bool weight_written_in_place(int64_t k_parts, const Canonical &c, const View5 &grad_weight) {
-  return k_parts == 1 && grad_weight.dtype == ACL_FLOAT && grad_weight.strides[4] == 1 && grad_weight.dense_from(1) &&
+  return k_parts == 1 && grad_weight.dtype == ACL_FLOAT && grad_weight.contiguous_rows() &&
          grad_weight.strides[0] >= c.cx_per_group * c.kernel_numel();
 }
 
