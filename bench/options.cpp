@@ -63,8 +63,11 @@ bool apply(const std::string &name, const std::string &value, Options *o, std::s
     if (!parse_int(name, value, 1, 1000, &v, error)) return false;
     o->reps = static_cast<int>(v);
   } else if (name == "mb") {
-    if (!parse_int(name, value, 1, 4096, &v, error)) return false;
-    o->mb = v;
+    o->mbs.clear();
+    for (const std::string &mb : split(value)) {
+      if (!parse_int(name, mb, 1, 4096, &v, error)) return false;
+      o->mbs.push_back(v);
+    }
   } else if (name == "seed") {
     if (!parse_int(name, value, 0, 0x7fffffff, &v, error)) return false;
     o->seed = static_cast<uint32_t>(v);
@@ -83,6 +86,12 @@ bool apply(const std::string &name, const std::string &value, Options *o, std::s
       return false;
     }
     o->peak = value;
+  } else if (name == "plot") {
+    if (value.empty()) {
+      *error = "--plot needs a file name";
+      return false;
+    }
+    o->plot = value;
   } else if (name == "onednn-isa") {
     o->onednn_isa = value;
   } else {
@@ -102,9 +111,9 @@ bool parse_options(int argc, char **argv, Options *o, std::string *error) {
     } else if (arg == "--list") {
       o->list = true;
     } else if (arg == "--quick") {
-      o->mb = 1;
+      o->mbs = {1};
     } else if (arg == "--full") {
-      o->mb = 8;
+      o->mbs = {8};
     } else if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos) {
       const size_t eq = arg.find('=');
       if (!apply(arg.substr(2, eq - 2), arg.substr(eq + 1), o, error)) return false;
@@ -127,7 +136,8 @@ void print_usage(const char *program) {
       "  --prec=f32,hf32,bf16,f16   precision modes (default all four)\n"
       "  --threads=1,2      thread counts (default 1,2)\n"
       "  --reps=N           timed (ours, oneDNN) pairs per case after the checked warm-up pair (default 5)\n"
-      "  --quick            mini-batch 1 (default)     --full   mini-batch 8     --mb=N   any mini-batch\n"
+      "  --mb=1,8,32        mini-batches (default 1,8,32), each reported apart in the summary\n"
+      "  --quick            mini-batch 1 only (--mb=1)     --full   mini-batch 8 only (--mb=8)\n"
       "  --seed=N           data seed (default 1)\n"
       "  --onednn-isa=NAME  cap oneDNN's ISA: avx2, avx512_core, avx512_core_bf16, ... (default: its choice)\n"
       "  --peak=avx2|avx512 peak behind the %%-of-peak columns: 256-bit (default) or 512-bit FMAs\n"
@@ -136,6 +146,8 @@ void print_usage(const char *program) {
       "                     thread pools stay awake (default 1); the gap comes before each burst\n"
       "  --calls=N          after the table, N back-to-back calls of ours per layer with GetWorkspaceSize, launch\n"
       "                     and synchronize timed apart (median µs; for the small layers: --cases=tiny)\n"
+      "  --plot=FILE.svg    also draw, per precision mode and thread count, each layer's %% of peak, ours\n"
+      "                     beside oneDNN's, at every mini-batch, with the time ratio above each pair\n"
       "  --list             print the suite and exit\n",
       program);
 }

@@ -17,7 +17,8 @@ struct Options {
   std::vector<int> threads{1, 2};
   std::vector<Precision> precisions{Precision::kF32, Precision::kHF32, Precision::kBF16, Precision::kF16};
   int reps = 5;    // timed (ours, oneDNN) pairs per case, after the untimed checked pair
-  int64_t mb = 1;  // --quick (default) 1, --full 8
+  // Mini-batches, each a block of rows and of the summary: 1, 8 and 32 by default; --quick 1, --full 8.
+  std::vector<int64_t> mbs{1, 8, 32};
   uint32_t seed = 1;
   std::string onednn_isa;     // cap of oneDNN's ISA; empty: its own choice
   std::string peak = "avx2";  // the FMA width the "% of peak" columns assume: avx2 or avx512
@@ -26,6 +27,7 @@ struct Options {
   // run) against a steady 0.89 after 50 ms, and 2.3 ms with no gap.
   int gap_ms = 50;
   int burst = 1;              // calls per timed sample, back to back (a training loop); ms = sample / burst
+  std::string plot;           // non-empty: also draw the results into this SVG file
   int calls = 0;              // > 0: also time this many back-to-back calls of ours per layer, phase by phase
   bool list = false;
   bool help = false;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "aclnn_cpu/ext.h"
@@ -28,22 +29,16 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-// gradInput and gradWeight each cost 2 x MACs flops; gradBias' additions are not counted.
-double gflops(const Layer &l, double ms) { return ms > 0 ? 2.0 * 2.0 * l.macs() / (ms * 1e6) : 0; }
-
-double percent_of_peak(double gf, int threads, const Peak &peak) {
-  return peak.per_core_gflops > 0 ? 100.0 * gf / (threads * peak.per_core_gflops) : 0;
-}
-
 double geomean(const std::vector<double> &v) {
   double log_sum = 0;
   for (double x : v) log_sum += std::log(x);
   return v.empty() ? 0 : std::exp(log_sum / v.size());
 }
 
-std::string joined(const std::vector<int> &v) {
+template <typename Int>
+std::string joined(const std::vector<Int> &v) {
   std::string text;
-  for (int x : v) text += (text.empty() ? "" : ",") + std::to_string(x);
+  for (Int x : v) text += (text.empty() ? "" : ",") + std::to_string(x);
   return text;
 }
 
@@ -54,6 +49,12 @@ std::string precisions(const std::vector<Precision> &v) {
 }
 
 }  // namespace
+
+double gflops(const Layer &l, double ms) { return ms > 0 ? 2.0 * 2.0 * l.macs() / (ms * 1e6) : 0; }
+
+double percent_of_peak(double gf, int threads, const Peak &peak) {
+  return peak.per_core_gflops > 0 ? 100.0 * gf / (threads * peak.per_core_gflops) : 0;
+}
 
 void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &layers) {
   std::printf("aclnn-cpu %s aclnnConvolutionBackward vs oneDNN %s (ISA %s%s), %s, %u CPUs\n", aclnnCpuGetVersion(),
@@ -84,31 +85,32 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
       "spread: interquartile range / median of the timed calls, the worse of the two sides; large = the machine\n"
       "      was busy during the case (re-run it: --cases=NAME --reps=9)\n",
       o.reps, o.gap_ms, o.burst);
-  std::printf("run: mini-batch %lld, precisions %s, threads %s, seed %u, emulated product %s\n\n",
-              static_cast<long long>(o.mb), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,
+  std::printf("run: mini-batches %s, precisions %s, threads %s, seed %u, emulated product %s\n\n",
+              joined(o.mbs).c_str(), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,
               aclnnCpuGetSoc());
   std::printf("layers (GFLOP = 2 x MACs of one gradient):\n");
   for (const Layer &l : layers) {
-    std::printf("  %-22s %6.3f  %s\n", l.name.c_str(), 2 * l.macs() * 1e-9, l.descriptor().c_str());
+    std::printf("  %-22s %8.3f  %s\n", l.name.c_str(), 2 * l.macs() * 1e-9, l.descriptor().c_str());
   }
   std::printf("\n");
 }
 
 void print_table_head() {
-  std::printf("%-22s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s %6s  %s\n", "layer", "prec", "cmt", "thr", "ours_ms",
-              "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "spread", "dnn_dtype");
+  std::printf("%-22s %4s %-4s %3s %3s %9s %9s %7s %7s %6s %6s %8s %9s %6s  %s\n", "layer", "mb", "prec", "cmt", "thr",
+              "ours_ms", "dnn_ms", "ours_GF", "dnn_GF", "ours%", "dnn%", "ours/dnn", "maxrel", "spread", "dnn_dtype");
 }
 
 void print_row(const CaseResult &r, const Peak &peak) {
   const PrecisionInfo &pi = info(r.precision);
   if (!r.error.empty()) {
-    std::printf("%-22s %-4s %3d %3d  ERROR: %s\n", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads,
-                r.error.c_str());
+    std::printf("%-22s %4lld %-4s %3d %3d  ERROR: %s\n", r.layer.name.c_str(), static_cast<long long>(r.layer.mb),
+                pi.name, pi.cube_math_type, r.threads, r.error.c_str());
     std::fflush(stdout);
     return;
   }
   const double ours_gf = gflops(r.layer, r.ours_ms);
-  std::printf("%-22s %-4s %3d %3d ", r.layer.name.c_str(), pi.name, pi.cube_math_type, r.threads);
+  std::printf("%-22s %4lld %-4s %3d %3d ", r.layer.name.c_str(), static_cast<long long>(r.layer.mb), pi.name,
+              pi.cube_math_type, r.threads);
   print_ms(r.ours_ms);
   if (r.onednn) {
     print_ms(r.onednn_ms);
@@ -136,105 +138,126 @@ void print_row(const CaseResult &r, const Peak &peak) {
   std::fflush(stdout);
 }
 
-void print_summary(const std::vector<CaseResult> &results, const Peak &peak) {
-  // Geometric means per (precision, threads) over the layers where both sides ran.
-  std::map<std::pair<int, int>, std::vector<const CaseResult *>> groups;
-  for (const CaseResult &r : results) {
-    if (r.error.empty()) groups[{static_cast<int>(r.precision), r.threads}].push_back(&r);
-  }
-  std::printf("\nsummary: geometric means over the layers\n");
-  std::printf("%-4s %3s %6s %9s %8s %8s %7s %7s\n", "prec", "thr", "layers", "ours/dnn", "ours_GF", "dnn_GF", "ours%",
-              "dnn%");
-  for (const auto &group : groups) {
-    std::vector<double> ratio, ours_gf, dnn_gf;
-    for (const CaseResult *r : group.second) {
-      ours_gf.push_back(gflops(r->layer, r->ours_ms));
-      if (r->onednn) {
-        ratio.push_back(r->ratio);
-        dnn_gf.push_back(gflops(r->layer, r->onednn_ms));
-      }
-    }
-    const Precision p = static_cast<Precision>(group.first.first);
-    const int t = group.first.second;
-    std::printf("%-4s %3d %6zu ", info(p).name, t, group.second.size());
-    if (ratio.size() == ours_gf.size()) {
-      std::printf("%9.2f ", geomean(ratio));
-    } else {
-      std::printf("%9s ", "n/a");
-    }
-    std::printf("%8.2f ", geomean(ours_gf));
-    if (dnn_gf.size() == ours_gf.size()) {
-      std::printf("%8.2f ", geomean(dnn_gf));
-    } else {
-      std::printf("%8s ", "n/a");
-    }
-    std::printf("%6.1f%% ", percent_of_peak(geomean(ours_gf), t, peak));
-    if (dnn_gf.size() == ours_gf.size()) {
-      std::printf("%6.1f%%\n", percent_of_peak(geomean(dnn_gf), t, peak));
-    } else {
-      std::printf("%7s\n", "n/a");
-    }
-  }
+namespace {
 
-  // Scaling from the fewest to the most threads, and each mode's cost relative to our FP32, per layer.
-  auto find = [&](const std::string &layer, Precision p, int t) -> const CaseResult * {
-    for (const CaseResult &r : results) {
-      if (r.error.empty() && r.layer.name == layer && r.precision == p && r.threads == t) return &r;
+// A block of the summary: one precision mode at one mini-batch of the sweep on one thread count.
+using GroupKey = std::tuple<int, int64_t, int>;  // precision, sweep mini-batch, threads
+using Groups = std::map<GroupKey, std::vector<const CaseResult *>>;
+
+void print_group(const GroupKey &key, const std::vector<const CaseResult *> &cases, const Peak &peak) {
+  std::vector<double> ratio, ours_gf, dnn_gf;
+  const CaseResult *worst = nullptr;
+  for (const CaseResult *r : cases) {
+    ours_gf.push_back(gflops(r->layer, r->ours_ms));
+    if (!r->onednn) continue;
+    ratio.push_back(r->ratio);
+    dnn_gf.push_back(gflops(r->layer, r->onednn_ms));
+    if (worst == nullptr || r->ratio > worst->ratio) worst = r;
+  }
+  const int t = std::get<2>(key);
+  const bool all = ratio.size() == ours_gf.size();
+  std::printf("%-4s %4lld %3d %6zu ", info(static_cast<Precision>(std::get<0>(key))).name,
+              static_cast<long long>(std::get<1>(key)), t, cases.size());
+  if (!all) {
+    std::printf("%9s %8.2f %8s %6.1f%% %7s\n", "n/a", geomean(ours_gf), "n/a",
+                percent_of_peak(geomean(ours_gf), t, peak), "n/a");
+    return;
+  }
+  std::printf("%9.2f %8.2f %8.2f %6.1f%% %6.1f%%  %.2f %s\n", geomean(ratio), geomean(ours_gf), geomean(dnn_gf),
+              percent_of_peak(geomean(ours_gf), t, peak), percent_of_peak(geomean(dnn_gf), t, peak), worst->ratio,
+              worst->layer.name.c_str());
+}
+
+const CaseResult *find_case(const std::vector<CaseResult> &results, const CaseResult &like, Precision p, int t) {
+  for (const CaseResult &r : results) {
+    if (r.error.empty() && r.layer.name == like.layer.name && r.sweep_mb == like.sweep_mb && r.precision == p &&
+        r.threads == t) {
+      return &r;
     }
-    return nullptr;
-  };
+  }
+  return nullptr;
+}
+
+// Scaling from the fewest to the most threads, per precision mode and mini-batch.
+void print_scaling(const std::vector<CaseResult> &results, const Groups &groups) {
   int t_lo = 1 << 30, t_hi = 0;
   for (const CaseResult &r : results) {
     t_lo = std::min(t_lo, r.threads);
     t_hi = std::max(t_hi, r.threads);
   }
-  if (t_hi > t_lo) {
-    std::printf("scaling %d -> %d threads (geomean of time ratios):", t_lo, t_hi);
-    for (const auto &group : groups) {
-      if (group.first.second != t_hi) continue;
-      const Precision p = static_cast<Precision>(group.first.first);
-      std::vector<double> ours, dnn;
-      for (const CaseResult *r : group.second) {
-        const CaseResult *lo = find(r->layer.name, p, t_lo);
-        if (lo == nullptr) continue;
-        ours.push_back(lo->ours_ms / r->ours_ms);
-        if (r->onednn && lo->onednn) dnn.push_back(lo->onednn_ms / r->onednn_ms);
-      }
-      std::printf("  %s ours %.2fx", info(p).name, geomean(ours));
-      if (!dnn.empty()) std::printf(" oneDNN %.2fx", geomean(dnn));
+  if (t_hi <= t_lo) return;
+  std::printf("scaling %d -> %d threads (geomean of time ratios):", t_lo, t_hi);
+  for (const auto &group : groups) {
+    if (std::get<2>(group.first) != t_hi) continue;
+    const Precision p = static_cast<Precision>(std::get<0>(group.first));
+    std::vector<double> ours, dnn;
+    for (const CaseResult *r : group.second) {
+      const CaseResult *lo = find_case(results, *r, p, t_lo);
+      if (lo == nullptr) continue;
+      ours.push_back(lo->ours_ms / r->ours_ms);
+      if (r->onednn && lo->onednn) dnn.push_back(lo->onednn_ms / r->onednn_ms);
     }
-    std::printf("\n");
+    std::printf("  %s/mb%lld ours %.2fx", info(p).name, static_cast<long long>(std::get<1>(group.first)),
+                geomean(ours));
+    if (!dnn.empty()) std::printf(" oneDNN %.2fx", geomean(dnn));
   }
+  std::printf("\n");
+}
+
+// Each mode's cost relative to our FP32 on the same layers.
+void print_costs(const std::vector<CaseResult> &results, const Groups &groups) {
   std::string costs;
   for (const auto &group : groups) {
-    const Precision p = static_cast<Precision>(group.first.first);
+    const Precision p = static_cast<Precision>(std::get<0>(group.first));
     if (p == Precision::kF32) continue;
     std::vector<double> cost;
     for (const CaseResult *r : group.second) {
-      const CaseResult *f32 = find(r->layer.name, Precision::kF32, r->threads);
+      const CaseResult *f32 = find_case(results, *r, Precision::kF32, r->threads);
       if (f32 != nullptr) cost.push_back(r->ours_ms / f32->ours_ms);
     }
     if (cost.empty()) continue;
-    char text[64];
-    std::snprintf(text, sizeof text, "  %s/%dt %.2fx", info(p).name, group.first.second, geomean(cost));
+    char text[80];
+    std::snprintf(text, sizeof text, "  %s/mb%lld/%dt %.2fx", info(p).name,
+                  static_cast<long long>(std::get<1>(group.first)), std::get<2>(group.first), geomean(cost));
     costs += text;
   }
   if (!costs.empty()) std::printf("our cost vs our f32 (geomean of time ratios):%s\n", costs.c_str());
-  // Layers grouped by the implementation oneDNN chose (or its reason for having none), per precision mode.
+}
+
+// Layers grouped by the implementation oneDNN chose (or its reason for having none), per precision mode.
+void print_onednn_implementations(const std::vector<CaseResult> &results) {
   std::printf("\noneDNN implementations (backward data / backward weights), or why it has none:\n");
   std::map<std::pair<int, std::string>, std::string> layers_by_impl;
   std::map<std::string, bool> seen;
   for (const CaseResult &r : results) {
-    const std::string key = r.layer.name + " " + info(r.precision).name;
+    const std::string name = r.layer.name + "/mb" + std::to_string(r.layer.mb);
+    const std::string key = name + " " + info(r.precision).name;
     if (!r.error.empty() || seen[key]) continue;
     seen[key] = true;
     std::string &list = layers_by_impl[{static_cast<int>(r.precision), r.onednn_impl}];
-    list += (list.empty() ? "" : ", ") + r.layer.name;
+    list += (list.empty() ? "" : ", ") + name;
   }
   for (const auto &entry : layers_by_impl) {
     std::printf("  %-4s %s: %s\n", info(static_cast<Precision>(entry.first.first)).name, entry.first.second.c_str(),
                 entry.second.c_str());
   }
+}
+
+}  // namespace
+
+void print_summary(const std::vector<CaseResult> &results, const Peak &peak) {
+  // Geometric means per (precision, mini-batch, threads) over the layers where both sides ran.
+  Groups groups;
+  for (const CaseResult &r : results) {
+    if (r.error.empty()) groups[GroupKey{static_cast<int>(r.precision), r.sweep_mb, r.threads}].push_back(&r);
+  }
+  std::printf("\nsummary: geometric means over the layers, per precision mode, mini-batch and thread count\n");
+  std::printf("%-4s %4s %3s %6s %9s %8s %8s %7s %7s  %s\n", "prec", "mb", "thr", "layers", "ours/dnn", "ours_GF",
+              "dnn_GF", "ours%", "dnn%", "worst ours/dnn");
+  for (const auto &group : groups) print_group(group.first, group.second, peak);
+  print_scaling(results, groups);
+  print_costs(results, groups);
+  print_onednn_implementations(results);
 }
 
 }  // namespace bench

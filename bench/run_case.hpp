@@ -2,6 +2,7 @@
 #ifndef ACLNN_CPU_BENCH_RUN_CASE_HPP_
 #define ACLNN_CPU_BENCH_RUN_CASE_HPP_
 
+#include <cstdint>
 #include <string>
 
 #include "acl/acl.h"
@@ -16,6 +17,7 @@ struct CaseResult {
   Layer layer;
   Precision precision = Precision::kF32;
   int threads = 1;
+  int64_t sweep_mb = 1;      // the --mb block the case belongs to (the layer's own mini-batch may be fixed)
   std::string error;         // non-empty: our call failed, no numbers
   double ours_ms = 0;        // median of the timed calls
   bool onednn = false;       // oneDNN has an implementation in this dtype

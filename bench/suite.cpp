@@ -96,6 +96,9 @@ std::vector<Layer> model_suite(int64_t mb) {
       conv2d("rn50_3x3_256", 256, 256, 14, 3, 1, 1, 1),          // conv4_x 3x3
       conv2d("rn50_3x3_s2_128", 128, 128, 56, 3, 2, 1, 1),       // conv3_1 strided 3x3
       conv2d("rn50_1x1_s2_256to512", 256, 512, 56, 1, 2, 0, 1),  // conv3_1 projection shortcut
+      conv2d("rn50_3x3_512", 512, 512, 7, 3, 1, 1, 1),           // conv5_x 3x3: 49 positions
+      conv2d("rn50_1x1_512to2048", 512, 2048, 7, 1, 1, 0, 1),    // conv5_x 1x1 expand: large N, 49 positions
+      conv2d("rn50_1x1_2048to512", 2048, 512, 7, 1, 1, 0, 1),    // conv5_x 1x1 reduce: large K, 49 positions
       conv1d("audio_k3", 256, 256, 500, 3, 1, 1),                // 1-D conv block
       conv1d("audio_k3_d4", 256, 256, 500, 3, 4, 4),             // dilated (WaveNet/TCN-style)
       conv2d("dilated_3x3_d2", 128, 128, 28, 3, 1, 2, 2),        // DeepLab-style atrous
