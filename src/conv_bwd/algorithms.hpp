@@ -20,6 +20,7 @@
 
 #define ACLNN_CPU_ALGORITHMS(X)                                                  \
   X(kDirectData, direct_data, kGradInput, DirectBlocking)                        \
+  X(kGemmPointwiseData, gemm_pointwise_data, kGradInput, PointwiseBlocking)      \
   X(kGemmBackwardData, gemm_backward_data, kGradInput, DataBlocking)             \
   X(kGemmFlippedForward, gemm_flipped_forward, kGradInput, ForwardBlocking)      \
   X(kGemmForward, gemm_forward, kGradInput, ForwardBlocking)                     \
@@ -46,8 +47,8 @@ ACLNN_CPU_ALGORITHMS(ACLNN_CPU_ALGORITHM_DECLARATIONS)
 #undef ACLNN_CPU_ALGORITHM_DECLARATIONS
 
 // Every algorithm's own configuration (monostate: none, the reference, zeros).
-using AlgorithmConfig =
-    std::variant<std::monostate, DirectBlocking, DataBlocking, ForwardBlocking, ShiftedWeightBlocking, WeightBlocking>;
+using AlgorithmConfig = std::variant<std::monostate, DirectBlocking, PointwiseBlocking, DataBlocking, ForwardBlocking,
+                                     ShiftedWeightBlocking, WeightBlocking>;
 
 // One row of the table, its functions taking and giving the configuration as an AlgorithmConfig.
 struct AlgorithmEntry {

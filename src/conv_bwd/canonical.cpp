@@ -171,6 +171,7 @@ bool make_canonical(const Problem &p, Canonical *c, std::string *error, bool *be
   Canonical &out = *c;
   out = Canonical{};
   out.transposed = p.transposed;
+  out.compute = p.compute;
   out.x = lift(x);
   out.y = lift(y);
   out.w = lift(p.weight);

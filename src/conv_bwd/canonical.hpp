@@ -25,6 +25,7 @@ namespace conv_bwd {
 
 struct Canonical {
   bool transposed = false;
+  ComputeType compute = ComputeType::kFp32;  // the problem's compute format (problem.hpp)
   int64_t batch = 0;
   int64_t groups = 1;
   int64_t cx_per_group = 0;  // x channels per group (= weight.shape[1])

@@ -527,12 +527,16 @@ TEST_F(ConvEntry, VerboseLevelTwoPrintsTheDispatchOfEveryOutput) {
   for (size_t at = 0, end; (end = out.planned.find('\n', at)) != std::string::npos; at = end + 1) {
     lines.push_back(out.planned.substr(at, end - at));
   }
-  ASSERT_EQ(lines.size(), 4u) << out.planned;  // gradInput chosen first; gradWeight one refusal, then chosen; gradBias
+  // gradInput chosen first; gradWeight two refusals (a 1×1 kernel on 4 positions), then chosen; gradBias.
+  ASSERT_EQ(lines.size(), 5u) << out.planned;
   for (const std::string &l : lines) EXPECT_EQ(l.rfind(head, 0), 0u) << l;
   EXPECT_EQ(lines[1].substr(head.size()), "gradWeight,depthwise_weight,refused: not depthwise: 2 x channels per group "
                                           "(needs 1)");
+  EXPECT_EQ(lines[2].substr(head.size()),
+            "gradWeight,gemm_weight_shifted,refused: 1x1 kernel on planes of 4 "
+            "positions (fewer than 384): short dot products");
   // The chosen lines name what the exec line runs ("gradInput=<algorithm>:<kernel>").
-  for (int i : {0, 2}) {
+  for (int i : {0, 3}) {
     const std::string rest = lines[i].substr(head.size());  // <output>,<algorithm>,chosen,<kernel>,isa=<isa>
     const size_t a = rest.find(','), b = rest.find(",chosen,"), k = rest.find(",isa=");
     ASSERT_TRUE(a != std::string::npos && b != std::string::npos && k != std::string::npos) << rest;
@@ -540,7 +544,7 @@ TEST_F(ConvEntry, VerboseLevelTwoPrintsTheDispatchOfEveryOutput) {
                               rest.substr(b + 8, k - b - 8);
     EXPECT_NE(out.ran.find(named), std::string::npos) << named << " in " << out.ran;
   }
-  EXPECT_EQ(lines[3].substr(head.size(), 24), "gradBias,grad_bias_sum,c") << lines[3];
+  EXPECT_EQ(lines[4].substr(head.size(), 24), "gradBias,grad_bias_sum,c") << lines[4];
 }
 
 // aclnnCpuDescribeExecutor returns what level 2 prints, for a live executor only.

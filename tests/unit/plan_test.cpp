@@ -43,9 +43,10 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
   // gradInput stages gradOutput [2,6,5,7] and weight [6,2,3,2]: 420 + 72 floats, each block 64-byte aligned.
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", context(Isa::kScalar, 1, true));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(p.grad_input.refusals.size(), 4u);
+  ASSERT_EQ(p.grad_input.refusals.size(), 5u);
   EXPECT_EQ(p.grad_input.refusals[0], "direct_data: ACLNN_CPU_ALGO=reference");
-  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_pointwise_data: ACLNN_CPU_ALGO=reference");
+  EXPECT_EQ(p.grad_input.refusals[2], "gemm_backward_data: ACLNN_CPU_ALGO=reference");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kNone);
   EXPECT_EQ(p.bytes, 1728u + 320u);
 }
@@ -57,17 +58,19 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
-  ASSERT_EQ(p.grad_input.refusals.size(), 1u);
+  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
   EXPECT_EQ(p.grad_input.refusals[0],
             "direct_data: 2x3 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
+  EXPECT_EQ(p.grad_input.refusals[1],
+            "gemm_pointwise_data: not pointwise: needs a 1x1 kernel at stride 1 without padding");
   // Without it, the flipped forward GEMM refuses a stride > 1 and the reference is left.
   PlanContext without = context(Isa::kScalar, 1);
   without.disabled = ",gemm_backward_data,";
   const Plan r = plan_of(desc, without);
   EXPECT_EQ(r.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(r.grad_input.refusals.size(), 4u);
-  EXPECT_EQ(r.grad_input.refusals[1], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
-  EXPECT_EQ(r.grad_input.refusals[2],
+  ASSERT_EQ(r.grad_input.refusals.size(), 5u);
+  EXPECT_EQ(r.grad_input.refusals[2], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
+  EXPECT_EQ(r.grad_input.refusals[3],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
   EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 20848);
   EXPECT_EQ(p.slots, 1);
@@ -86,10 +89,10 @@ TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {
   // + 6 tap offsets (int64: 13 floats with the alignment) = 390 floats (the windows are read in place as B: no B
   // panels).
   PlanContext ctx = context(Isa::kScalar, 1);
-  ctx.disabled = ",direct_data,gemm_backward_data,";
+  ctx.disabled = ",direct_data,gemm_pointwise_data,gemm_backward_data,";
   const Plan p = plan_of("mb2_g2_ic4oc6_ih7iw8_kh3kw2_mask100", ctx);
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmFlippedForward);
-  ASSERT_EQ(p.grad_input.refusals.size(), 2u);
+  ASSERT_EQ(p.grad_input.refusals.size(), 3u);
   EXPECT_TRUE(p.grad_input.blocking<ForwardBlocking>().shifted);
   EXPECT_EQ(p.grad_input.blocking<ForwardBlocking>().tile, 64);
   EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 144);
@@ -202,7 +205,9 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   // Not: rows that do not fill the panels (24 of 16), one tap, fewer than 64 columns (a stem's 3 channels × 9).
   EXPECT_FALSE(
       plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
-  EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih14iw14_kh1kw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih20iw20_kh1kw1_mask010", context(Isa::kAvx2, 1))
+                   .grad_weight.blocking<ShiftedWeightBlocking>()
+                   .ra);
   EXPECT_FALSE(
       plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
 }
@@ -375,11 +380,12 @@ TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
 TEST(Plan, TransposedGradInputIsTheForwardGemm) {
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
-  ASSERT_EQ(p.grad_input.refusals.size(), 3u);
+  ASSERT_EQ(p.grad_input.refusals.size(), 4u);
   EXPECT_EQ(p.grad_input.refusals[0],
             "direct_data: 8x16 channels per group: beyond depthwise, takes at most 32 each, at stride 1");
-  EXPECT_EQ(p.grad_input.refusals[1], "gemm_backward_data: transposed call: gradInput is the forward relation");
-  EXPECT_EQ(p.grad_input.refusals[2], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[1], "gemm_pointwise_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[2], "gemm_backward_data: transposed call: gradInput is the forward relation");
+  EXPECT_EQ(p.grad_input.refusals[3], "gemm_flipped_forward: transposed call: gradInput is the forward relation");
   EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_6x16__avx2_fma");
   // At stride 2 its B comes from phase windows: two threads cut its 6 × 6 positions into tiles of 32 (two panels);
@@ -405,7 +411,7 @@ TEST(Plan, OutputsSharingOperandMemoryGetTheReference) {
   p.grad_input.data = p.grad_output.data;  // in place: same shape [1,4,5,5]
   const Plan plan = make_plan(p, context(Isa::kAvx2, 2));
   EXPECT_EQ(plan.grad_input.algorithm, Algorithm::kReference);
-  ASSERT_EQ(plan.grad_input.refusals.size(), 4u);
+  ASSERT_EQ(plan.grad_input.refusals.size(), 5u);
   EXPECT_NE(plan.grad_input.refusals[1].find("shares memory"), std::string::npos);
   EXPECT_GT(plan.staging.bytes, 0u);
 }
@@ -416,9 +422,9 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
   const std::string saved_value = saved ? saved : "";
   std::string error;
   std::vector<std::string> names = {aclnn_cpu::conv_bwd::kDepthwiseBothName};
-  for (Algorithm a : {Algorithm::kDirectData, Algorithm::kDepthwiseWeight, Algorithm::kGemmBackwardData,
-                      Algorithm::kGemmFlippedForward, Algorithm::kGemmForward, Algorithm::kGemmWeightShifted,
-                      Algorithm::kGemmWeight}) {
+  for (Algorithm a : {Algorithm::kDirectData, Algorithm::kDepthwiseWeight, Algorithm::kGemmPointwiseData,
+                      Algorithm::kGemmBackwardData, Algorithm::kGemmFlippedForward, Algorithm::kGemmForward,
+                      Algorithm::kGemmWeightShifted, Algorithm::kGemmWeight}) {
     names.push_back(aclnn_cpu::conv_bwd::algorithm_name(a));
   }
   for (const std::string &name : names) {
@@ -441,7 +447,8 @@ TEST(Plan, EveryFastAlgorithmCanBeSkippedByNameAndTyposAreRejected) {
 }
 
 TEST(Plan, MisalignedDataGetsTheReference) {
-  const ConvCase c = parse_case("mb1_g1_ic4oc4_ih5iw5_kh1kw1_mask110");
+  // Planes of 400 positions: gemm_weight_shifted takes the 1×1 kernel (kShiftedOneTapMinPlane).
+  const ConvCase c = parse_case("mb1_g1_ic4oc4_ih20iw20_kh1kw1_mask110");
   CaseTensors t(c);
   aclnn_cpu::conv_bwd::Problem p = build_problem(c, t);
   p.input.data = static_cast<char *>(p.input.data) + 1;  // an FP32 tensor at an odd address (never read here)

@@ -46,6 +46,11 @@ constexpr int64_t kNtRowTiles = 8;
 inline int64_t nt_pass_rows(int64_t m, int mr) { return std::min(round_up(m, mr), kNtRowTiles * mr); }
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
+// gemm_weight_shifted takes a 1×1 kernel (the NT kernel on rows read where they lie) only on planes of at least this
+// many y positions; on shorter ones each K block's dot products are short, padded to whole vectors and reduced across
+// lanes every block, and gemm_weight's NN product is faster (AVX-512, one thread, 512 → 512 channels, time of NN / NT:
+// 7² 0.41, 10² 0.50-0.60, 14² 0.76-0.79, 16² 0.88-0.97, 20² 1.0-1.07).
+constexpr int64_t kShiftedOneTapMinPlane = 384;
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
 // gemm_weight_shifted with the RA kernel: K blocks of about this many q positions (512 measured 2-5 % faster than
@@ -81,6 +86,11 @@ constexpr int64_t kMaxInPlaceBPages =
     64;  // gemm_backward_data: B rows of a page or more read in place, fewer than this
 constexpr int64_t kDataWholeAFloats = 256 * 1024;  // gemm_backward_data: the weight packed whole up to this (1 MB)
 constexpr int64_t kDataPartsBelowPlanes = 8;
+// gemm_pointwise_data takes planes of fewer positions than this; at most this many x channels per item (its dxᵀ tile
+// of up to kPointwisePositions positions stays in L2).
+constexpr int64_t kPointwiseMaxPlane = 128;
+constexpr int64_t kPointwiseChannels = 512;
+constexpr int64_t kPointwisePositions = 128;
 constexpr int64_t kDataParts = 4;
 constexpr int64_t kMaxSharedBytesOfParts = int64_t{64} << 20;  // above: one part (the planes stay per item)
 
@@ -159,6 +169,13 @@ struct DataBlocking : Blocking {
   SharedPairs shared_a, shared_b;
 };
 
+// gemm_pointwise_data: an item is (group, chunk of positions flat over the samples, chunk of x channels); the shared
+// area holds the weight as B panels.
+struct PointwiseBlocking : Blocking {
+  int64_t positions_per_item = 0;  // a multiple of MR
+  int64_t channels_per_item = 0;   // a multiple of NR, or all of Cx_g
+};
+
 // gemm_forward (both uses: the transposed call's gradInput and the flipped stride-1 one).
 struct ForwardBlocking : Blocking {
   int64_t tile = 0;           // y positions per tile
@@ -180,6 +197,7 @@ inline int64_t forward_weight_pairs(int64_t k_total) {
 WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads);
 ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const GemmKernels &k, int threads);
 DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
+PointwiseBlocking gemm_pointwise_data_blocking(const Canonical &c, const GemmKernels &k, int threads);
 ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 ForwardBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKernels &k, int threads);
 

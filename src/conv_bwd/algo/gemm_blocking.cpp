@@ -270,6 +270,27 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   return b;
 }
 
+PointwiseBlocking gemm_pointwise_data_blocking(const Canonical &c, const GemmKernels &k, int threads) {
+  const GemmUkernel &uk = *k.nn;
+  PointwiseBlocking b;
+  const int64_t chunks = ceil_div(c.cx_per_group, kPointwiseChannels);
+  b.channels_per_item = std::min(c.cx_per_group, round_up(ceil_div(c.cx_per_group, chunks), uk.nr));
+  // Position chunks of MR-row panels; an item's fixed cost (packing its dy block, storing its tile) is about one
+  // panel's worth of kernel time.
+  const int64_t panels = ceil_div(c.batch * y_plane(c), static_cast<int64_t>(uk.mr));
+  const int64_t per_item = best_chunk(c.groups * ceil_div(c.cx_per_group, b.channels_per_item), panels,
+                                      kPointwisePositions / uk.mr, threads, {1.0});
+  b.positions_per_item = per_item * uk.mr;
+  b.items = c.groups * ceil_div(c.cx_per_group, b.channels_per_item) * ceil_div(panels, per_item);
+  // Slot: the A panels of one K block, the dxᵀ tile, and the packing's steps (also the tile's column on the way out,
+  // and the weight packing's, NR wide).
+  b.slot_floats = b.positions_per_item * kGemmKc + b.positions_per_item * b.channels_per_item +
+                  kPackStepBlock * std::max<int64_t>(b.positions_per_item, uk.nr);
+  b.shared_floats = c.groups * ceil_div(c.cx_per_group, uk.nr) * uk.nr * c.cy_per_group;
+  b.flops = gemm_flops(c);
+  return b;
+}
+
 ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, int threads) {
   const GemmUkernel &uk = *k.nn;
   const ShiftedGeometry geo(c);

@@ -484,7 +484,15 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
   return b.k_parts == 1 ? finite.load() : store_weight_partials(c, b.k_parts, s, rounding, grad_weight);
 }
 
-std::string gemm_weight_shifted_refusal(const Canonical &c) { return phase_refusal(c, true); }
+std::string gemm_weight_shifted_refusal(const Canonical &c) {
+  const std::string why = phase_refusal(c, true);
+  const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  if (why.empty() && c.kernel_numel() == 1 && plane < kShiftedOneTapMinPlane) {
+    return "1x1 kernel on planes of " + std::to_string(plane) + " positions (fewer than " +
+           std::to_string(kShiftedOneTapMinPlane) + "): short dot products";
+  }
+  return why;
+}
 
 bool gemm_weight_shifted_run(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b,
                              const GemmScratch &s, const Rounding &rounding) {

@@ -111,19 +111,28 @@ AddBlocks add_whole_blocks_for(Isa isa) {
   return add_whole_blocks_baseline;
 }
 
+// lanes[j] += v[j] for j < len (≤ kLanes): distinct lanes, so the loop vectorises.
+void add_segment(const float *__restrict v, int64_t len, double *__restrict lanes) {
+  for (int64_t j = 0; j < len; ++j) lanes[j] += v[j];
+}
+
 // Adds v[0 .. n) into the double lane sums (the channel's k-th element into lane k mod kLanes, continuing at lane
-// `*next`): independent chains instead of one, in an order fixed by the problem, never by the threads.
+// `*next`): independent chains instead of one, in an order fixed by the problem, never by the threads. The elements
+// before lane 0 comes round and after the last whole block go in as segments of distinct lanes (one element at a time
+// they were most of a 7² plane's sum: 1.1 ms of a 2048-channel layer's gradBias at mini-batch 8).
 void add_to_lanes(AddBlocks add_whole_blocks, const float *v, int64_t n, double lanes[kLanes], int *next) {
   int64_t i = 0;
-  while (i < n && *next != 0) {
-    lanes[(*next)++] += v[i++];
-    *next %= kLanes;
+  if (*next != 0) {
+    i = std::min<int64_t>(n, kLanes - *next);
+    add_segment(v, i, lanes + *next);
+    *next = static_cast<int>((*next + i) % kLanes);
   }
   const int64_t whole = (n - i) / kLanes * kLanes;
   add_whole_blocks(v + i, whole, lanes);
-  for (i += whole; i < n; ++i) {
-    lanes[(*next)++] += v[i];
-    *next %= kLanes;
+  i += whole;
+  if (i < n) {
+    add_segment(v + i, n - i, lanes + *next);
+    *next += static_cast<int>(n - i);
   }
 }
 
