@@ -74,12 +74,16 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
   EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 20848);
   EXPECT_EQ(p.slots, 1);
-  EXPECT_EQ(p.bytes, 83392u);
+  // Two samples read each group's weight: its A panels are packed once in the shared area (DataBlocking::
+  // shared_weight), 2 groups · round_up(12 rows · 3 steps, 16) = 96 floats, before the slot.
+  ASSERT_TRUE(p.grad_input.blocking<DataBlocking>().shared_weight.on());
+  EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 96);
+  EXPECT_EQ(p.bytes, 384u + 83392u);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_4x8__scalar");
   // Two threads: two slots of the same size, still no staging.
   const Plan q = plan_of(desc, context(Isa::kScalar, 2));
   EXPECT_EQ(q.slots, 2);
-  EXPECT_EQ(q.bytes, 2 * 83392u);
+  EXPECT_EQ(q.bytes, 384u + 2 * 83392u);
 }
 
 TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {

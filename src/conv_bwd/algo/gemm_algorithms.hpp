@@ -155,6 +155,17 @@ struct SharedPairs {
   }
 };
 
+// fp32 A panels made once in the shared area for every item that reads them (gemm_backward_data): the units' whole-K
+// panels, unit_floats apart (64-byte aligned).
+struct SharedPanels {
+  int64_t at = -1;  // floats from the shared area's start; -1: none
+  int64_t units = 0, unit_floats = 0;
+
+  bool on() const { return at >= 0; }
+  int64_t floats() const { return on() ? units * unit_floats : 0; }
+  float *unit(float *shared, int64_t u) const { return shared + at + u * unit_floats; }
+};
+
 // gemm_backward_data.
 struct DataBlocking : Blocking {
   int64_t tile = 0;               // y positions per tile (fixed per ISA)
@@ -167,6 +178,9 @@ struct DataBlocking : Blocking {
   // (group, block of x channels), when several items read each unit; gradOutput's B pair panels per unit (sample,
   // group, tile, K block), when several blocks of x channels read each. After the parts' x planes.
   SharedPairs shared_a, shared_b;
+  // Without pair kernels: the weight's fp32 A panels, whole K per unit (group, block of x channels), when several
+  // samples or position parts read each unit. After the parts' x planes.
+  SharedPanels shared_weight;
 };
 
 // gemm_pointwise_data: an item is (group, chunk of positions flat over the samples, chunk of x channels); the shared

@@ -160,6 +160,29 @@ void make_shared_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const Data
   });
 }
 
+// The weight's whole-K fp32 A panels per unit (group, block of x channels), in one parallel pass before the items run
+// (each slot's start as the packing's steps).
+void make_shared_weight(const Canonical &c, const GemmUkernel &uk, const DataBlocking &b, const OperandReader &w,
+                        const GemmScratch &s) {
+  const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b.channels_per_item);
+  parallel_for_slots(b.shared_weight.units, s.slots,
+                     static_cast<double>(c.groups) * c.cy_per_group * c.cx_per_group * kk,
+                     [&](int slot, int64_t begin, int64_t end) {
+                       float *tmp = s.base + slot * s.slot_stride;
+                       for (int64_t u = begin; u < end; ++u) {
+                         const int64_t g = u / blocks, c0 = u % blocks * b.channels_per_item;
+                         const int64_t col0 = c0 * kk, mi = std::min(b.channels_per_item, c.cx_per_group - c0) * kk;
+                         pack_panels_by_steps(uk.mr, mi, c.cy_per_group, tmp, b.shared_weight.unit(s.shared, u),
+                                              [&](int64_t k, float *out) -> const float * {
+                                                const int64_t row = g * c.cy_per_group + k;
+                                                if (const float *direct = plain_row_run(w, row, col0)) return direct;
+                                                read_row_run(w, row, col0, mi, out);
+                                                return out;
+                                              });
+                       }
+                     });
+}
+
 }  // namespace
 
 bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
@@ -206,6 +229,9 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const bool a_shared = a_pairs_from_bf16 && b.shared_a.on(), b_shared = b_pairs_from_bf16 && b.shared_b.on();
   if (a_shared || b_shared) make_shared_pairs(c, *pk, b, w, dy, a_shared, b_shared, s.shared);
   const bool a_whole_pairs = whole_a || a_shared;
+  // The weight's fp32 panels made once for every item (DataBlocking::shared_weight; never with pair kernels).
+  const bool a_shared_fp32 = b.shared_weight.on();
+  if (a_shared_fp32) make_shared_weight(c, uk, b, w, s);
   const int64_t tiles = ceil_div(y_plane, nt_max), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
@@ -265,15 +291,18 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           if (pk != nullptr) a_floor = pk->to_pairs(a_pack, ceil_div(mi, uk.mr), uk.mr, kc, a_pairs);
         }
       };
-      if (whole_a) pack_weight(0, c.cy_per_group);
+      if (whole_a && !a_shared_fp32) pack_weight(0, c.cy_per_group);
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
-          if (!whole_a) pack_weight(k0, kc);
-          const float *a_block = whole_a ? a_pack + k0 * uk.mr : a_pack;
-          const int64_t a_panel = whole_a ? c.cy_per_group : kc;         // floats from one MR panel to the next
+          if (!whole_a && !a_shared_fp32) pack_weight(k0, kc);
+          const float *a_block = a_shared_fp32 ? b.shared_weight.unit(s.shared, g * blocks + block) + k0 * uk.mr
+                                 : whole_a     ? a_pack + k0 * uk.mr
+                                               : a_pack;
+          const int64_t a_panel =
+              whole_a || a_shared_fp32 ? c.cy_per_group : kc;            // floats from one MR panel to the next
           const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
           auto pack_b = [&] {
             pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
@@ -352,7 +381,7 @@ bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const Data
 }
 
 std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &b) {
-  if (k.bf16 == nullptr) return k.nn->name;
+  if (k.bf16 == nullptr) return std::string(k.nn->name) + (b.shared_weight.on() ? "+shared_weight" : "");
   return std::string(k.bf16->name) + (b.shared_a.on() ? "+shared_a" : "") + (b.shared_b.on() ? "+shared_b" : "");
 }
 

@@ -112,6 +112,24 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
   if (b->shared_a.on() || b->shared_b.on()) b->shared_floats = at;
 }
 
+// gemm_backward_data without pair kernels: the weight's fp32 A panels packed once for every item of a (group, block of
+// x channels) unit (DataBlocking::shared_weight). Each item otherwise packs its block of the weight again: at 7² a
+// sample is one tile, so ResNet's 3 × 3 layer at 512 channels packed its 9.4 MB weight once per sample (14 % of the
+// call at mini-batch 8, one thread). Its gradInput, mini-batch 8: one thread 17.6-19.6 -> 15.0-15.4 ms, two 9.8-10.9 ->
+// 8.9-9.8; at 14² two threads 7.2 -> 6.5, the 1-D layer and the 1 × 1 stride 2 3-6 % (cold demo calls, interleaved).
+// Only with several samples (a sample's position parts each pack their block once, for all their tiles when it fits),
+// and not with tap parts (an item's A is then part of a channel's taps).
+void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *b) {
+  if (b->tap_parts != 1 || c.batch < 2) return;
+  SharedPanels a;
+  a.at = round_up(b->shared_floats, 16);
+  a.units = c.groups * ceil_div(c.cx_per_group, b->channels_per_item);
+  a.unit_floats = round_up(round_up(b->channels_per_item * c.kernel_numel(), uk.mr) * c.cy_per_group, 16);
+  if (a.floats() * static_cast<int64_t>(sizeof(float)) > kMaxSharedDyBytes) return;
+  b->shared_weight = a;
+  b->shared_floats = a.at + a.floats();
+}
+
 }  // namespace
 
 WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
@@ -265,6 +283,8 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + bf16_pair_floats(round_up(cb * kk, uk.mr), b.kc, b.tile, kGemmKc);
     share_data_pairs(c, uk, &b);
+  } else {
+    share_data_weight(c, uk, &b);
   }
   b.flops = gemm_flops(c);
   return b;
