@@ -158,6 +158,15 @@ inline int run_direct(const ConvCase &c, CaseTensors &tensors, std::string *erro
 
 // The public-API tensor of case tensor `t` in slot `slot`, its view over `data` laid out as in t's buffer (guard
 // included in the storage).
+// The bytes of every output present, gradInput then gradWeight then gradBias (to compare two runs bitwise).
+inline std::vector<unsigned char> output_bytes(const CaseTensors &tensors) {
+  std::vector<unsigned char> out;
+  for (int s = kGradInput; s < kSlots; ++s) {
+    if (tensors.present[s]) out.insert(out.end(), tensors.t[s].bytes().begin(), tensors.t[s].bytes().end());
+  }
+  return out;
+}
+
 inline aclnn_cpu::harness::TensorHandle api_tensor(int slot, const TestTensor &t, void *data) {
   return aclnn_cpu::harness::make_tensor(t.shape(), t.strides(), t.offset(), t.dtype(),
                                          aclnn_cpu::harness::tensor_format(slot, t.shape().size()),

@@ -52,6 +52,8 @@ struct Canonical {
   int64_t x_channels() const { return groups * cx_per_group; }
   int64_t y_channels() const { return groups * cy_per_group; }
   int64_t kernel_numel() const { return kernel[0] * kernel[1] * kernel[2]; }
+  int64_t x_plane() const { return x_size[0] * x_size[1] * x_size[2]; }  // positions of one x channel
+  int64_t y_plane() const { return y_size[0] * y_size[1] * y_size[2]; }
 };
 
 // Builds the canonical form of a compute-path problem, reduced to its reach. Also re-checks every relation the

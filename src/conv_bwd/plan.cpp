@@ -153,8 +153,8 @@ OutputPlan choose(Output output, const Canonical &c, const GemmKernels &uk, cons
 namespace {
 
 double call_macs(const Problem &p, const Canonical &c) {
-  const double dy_elements = static_cast<double>(c.batch) * static_cast<double>(c.y_channels()) *
-                             static_cast<double>(c.y_size[0] * c.y_size[1] * c.y_size[2]);
+  const double dy_elements =
+      static_cast<double>(c.batch) * static_cast<double>(c.y_channels()) * static_cast<double>(c.y_plane());
   const double per_output = dy_elements * static_cast<double>(c.cx_per_group * c.kernel_numel());
   return (p.mask[0] ? per_output : 0) + (p.mask[1] ? per_output : 0) + (p.mask[2] ? dy_elements : 0);
 }

@@ -55,11 +55,7 @@ class ConformanceBf16Pairs : public ::testing::Test {
     *kernels = aclnn_cpu::conv_bwd::describe_plan(plan);
     std::string error;
     EXPECT_EQ(run_direct(c, t, &error), 0) << error;
-    std::vector<unsigned char> out;
-    for (int s = kGradInput; s < kSlots; ++s) {
-      if (t.present[s]) out.insert(out.end(), t.t[s].bytes().begin(), t.t[s].bytes().end());
-    }
-    return out;
+    return output_bytes(t);
   }
 
   // `kernel`: a pair kernel the plan must name under avx512_bf16 (none under avx512), or nullptr.

@@ -52,11 +52,7 @@ class ConformancePointwise : public ::testing::Test {
     *bf16 = plan.canonical.compute == aclnn_cpu::conv_bwd::ComputeType::kBf16;
     std::string error;
     EXPECT_EQ(run_direct(c, t, &error), 0) << error;
-    std::vector<unsigned char> out;
-    for (int s = kGradInput; s < kSlots; ++s) {
-      if (t.present[s]) out.insert(out.end(), t.t[s].bytes().begin(), t.t[s].bytes().end());
-    }
-    return out;
+    return output_bytes(t);
   }
 
   // Under each cap: the reference agrees, the plan takes gemm_pointwise_data (BF16 calls: gemm_backward_data, for

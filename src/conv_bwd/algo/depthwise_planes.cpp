@@ -199,7 +199,7 @@ std::string direct_refusal(const Canonical &c, bool for_input) {
 std::string direct_kernel(const GemmKernels &k) { return std::string(k.rows->name) + "+shifted"; }
 
 DirectBlocking direct_blocking(const Canonical &c, int64_t slot_floats) {
-  const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t plane = c.y_plane();
   DirectBlocking b;
   b.items = c.groups;
   b.slot_floats = slot_floats;

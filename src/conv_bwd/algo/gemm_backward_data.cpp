@@ -84,7 +84,7 @@ PositionRange reached_x_range(const Canonical &c, PositionRange y) {
 // reached range only (zeroed there by its item); outside it adds nothing, and part 0's plane is zeroed there first.
 void add_parts_and_store(const Canonical &c, const DataBlocking &b, float *shared, const Rounding &rounding,
                          const View5 &grad_input) {
-  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2], y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t x_plane = c.x_plane(), y_plane = c.y_plane();
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group, parts = b.position_parts * b.tap_parts;
   PositionRange reach[kDataParts];  // of each position part
   for (int64_t pp = 0; pp < b.position_parts; ++pp) {
@@ -140,7 +140,7 @@ int dy_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader 
 void make_shared_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const DataBlocking &b, const OperandReader &w,
                        const OperandReader &dy, bool a_on, bool b_on, float *shared) {
   const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b.channels_per_item);
-  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2], tiles = ceil_div(y_plane, b.tile);
+  const int64_t y_plane = c.y_plane(), tiles = ceil_div(y_plane, b.tile);
   const int64_t k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   const int64_t a_units = a_on ? b.shared_a.units : 0, b_units = b_on ? b.shared_b.units : 0;
   parallel_for(a_units + b_units, b.tile * kGemmKc, [&](int64_t begin, int64_t end) {
@@ -172,13 +172,8 @@ void make_shared_weight(const Canonical &c, const GemmUkernel &uk, const DataBlo
                        for (int64_t u = begin; u < end; ++u) {
                          const int64_t g = u / blocks, c0 = u % blocks * b.channels_per_item;
                          const int64_t col0 = c0 * kk, mi = std::min(b.channels_per_item, c.cx_per_group - c0) * kk;
-                         pack_panels_by_steps(uk.mr, mi, c.cy_per_group, tmp, b.shared_weight.unit(s.shared, u),
-                                              [&](int64_t k, float *out) -> const float * {
-                                                const int64_t row = g * c.cy_per_group + k;
-                                                if (const float *direct = plain_row_run(w, row, col0)) return direct;
-                                                read_row_run(w, row, col0, mi, out);
-                                                return out;
-                                              });
+                         pack_row_panels(w, uk.mr, g * c.cy_per_group, c.cy_per_group, col0, mi, tmp,
+                                         b.shared_weight.unit(s.shared, u));
                        }
                      });
 }
@@ -190,8 +185,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const GemmUkernel &uk = *k.nn;
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
   const int64_t kk = c.kernel_numel(), cb_max = b.channels_per_item, nt_max = b.tile;
-  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
-  const int64_t x_plane = c.x_size[0] * c.x_size[1] * c.x_size[2];
+  const int64_t y_plane = c.y_plane();
+  const int64_t x_plane = c.x_plane();
   const int64_t blocks = (c.cx_per_group + cb_max - 1) / cb_max;
   const int64_t mp_max = round_up(cb_max * kk, uk.mr);
   // A's panels hold b.kc K steps: all of K (packed once per item, panel i at a_pack + i·Cy_g), or one block.
@@ -267,12 +262,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           std::fill(planes + ch * plane_pitch, planes + ch * plane_pitch + x_plane, 0.0f);
       }
       auto pack_weight_fp32 = [&](int64_t k0, int64_t kc) {
-        const int64_t cy0 = g * c.cy_per_group + k0;
-        pack_panels_by_steps(uk.mr, mi, kc, tmp, a_pack, [&](int64_t k, float *out) -> const float * {
-          if (const float *direct = plain_row_run(w, cy0 + k, col0)) return direct;
-          read_row_run(w, cy0 + k, col0, mi, out);
-          return out;
-        });
+        pack_row_panels(w, uk.mr, g * c.cy_per_group + k0, kc, col0, mi, tmp, a_pack);
         a_fp32 = true;
       };
       // A's pair panels: the shared unit of (group, block), or made in the slot (from the BF16 rows, or from the fp32

@@ -13,9 +13,6 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-int64_t y_plane(const Canonical &c) { return c.y_size[0] * c.y_size[1] * c.y_size[2]; }
-int64_t x_plane(const Canonical &c) { return c.x_size[0] * c.x_size[1] * c.x_size[2]; }
-
 // Positions per tile of gemm_backward_data: fixed per kernel, because col2im adds tiles in order.
 int64_t position_tile(const GemmUkernel &uk) { return 8 * static_cast<int64_t>(uk.nr); }
 
@@ -67,7 +64,7 @@ int64_t cap_chunk(int64_t max_chunk, SlotOf slot_of) {
 
 double gemm_flops(const Canonical &c) {
   return 2.0 * static_cast<double>(c.batch) * c.groups * c.cy_per_group * c.cx_per_group * c.kernel_numel() *
-         y_plane(c);
+         c.y_plane();
 }
 
 // gemm_backward_data on pairs: which pair panels are made once for every item (DataBlocking::shared_a, shared_b).
@@ -77,7 +74,7 @@ double gemm_flops(const Canonical &c) {
 // gradOutput's planes dense, within kMaxSharedDyBytes each.
 void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b) {
   const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b->channels_per_item);
-  const int64_t tiles = ceil_div(y_plane(c), b->tile), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
+  const int64_t tiles = ceil_div(c.y_plane(), b->tile), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   // FP32 gradInput of a 1 × 1 layer may be the kernel's C (gemm_backward_data.cpp): the fp32 kernel then.
   if (dcol_is_grad_input(c) && c.grad_input.dtype == ACL_FLOAT) return;
   auto fits = [](const SharedPairs &p) {
@@ -139,13 +136,13 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   const int64_t m = c.cy_per_group, n = c.cx_per_group * c.kernel_numel();
   // Long planes: the NT kernel reads dy rows and im2col rows as they lie (no transpose while packing);
   // short ones keep the NN kernel, whose cost does not grow with a short K.
-  b.nt = y_plane(c) >= kWeightNtMinPlane;
+  b.nt = c.y_plane() >= kWeightNtMinPlane;
   b.kc = b.nt ? kWeightNtKc : kGemmKc;
   const int64_t mr = b.nt ? nt.mr : uk.mr, nr = b.nt ? nt.nr : uk.nr;
-  const int64_t kcp = b.nt ? round_up(std::min(b.kc, y_plane(c)), nt.lanes) : b.kc;
+  const int64_t kcp = b.nt ? round_up(std::min(b.kc, c.y_plane()), nt.lanes) : b.kc;
   // K (N × output positions) is long and M × N small: the work is cut along K into a fixed number of parts,
   // so that every part packs its dy rows and im2col columns once, whatever the thread count.
-  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div(y_plane(c), b.kc));
+  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div(c.y_plane(), b.kc));
   const int64_t panels = ceil_div(n, nr);
   auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
@@ -240,12 +237,12 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   // channel per item then). An even number of parts, so that two threads share them without cutting channels:
   // three planes (RGB stems) in three parts ran at two threads as 9 items of one channel, each packing the same dy
   // panels again, or as 3 items split 2 : 1.
-  const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div(y_plane(c), b.tile);
+  const int64_t planes = c.batch * c.groups * c.cx_per_group, tiles = ceil_div(c.y_plane(), b.tile);
   if (planes < kDataPartsBelowPlanes) {
     const int64_t wanted = std::min(kDataParts, round_up(ceil_div(kDataPartsBelowPlanes, planes), 2));
     b.position_parts = std::min(wanted, tiles);
     b.tap_parts = std::min(ceil_div(wanted, b.position_parts), ceil_div(kk, uk.mr));
-    const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * x_plane(c) * sizeof(float);
+    const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * c.x_plane() * sizeof(float);
     if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = b.tap_parts = 1;
   } else if (dcol_is_grad_input(c)) {
     // 1×1 layers, whose dcol tiles are gradInput's (stored by tile, no x planes): position parts write disjoint
@@ -267,7 +264,7 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   auto slot_of = [&](int64_t cb) {
     const int64_t mp = round_up(cb * kk, uk.mr);
     return mp * a_steps(mp) + b.tile * kGemmKc + cb * kk * b.tile + kPackStepBlock * std::max(mp, b.tile) +
-           (parts > 1 || !x_planes ? 0 : cb * x_plane(c));
+           (parts > 1 || !x_planes ? 0 : cb * c.x_plane());
   };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
   const int64_t max_cb =
@@ -278,7 +275,7 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   b.kc = a_steps(round_up(cb * kk, uk.mr));
   b.items = c.batch * c.groups * ceil_div(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
-  b.shared_floats = parts > 1 && x_planes ? parts * planes * x_plane(c) : 0;
+  b.shared_floats = parts > 1 && x_planes ? parts * planes * c.x_plane() : 0;
   if (k.bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + bf16_pair_floats(round_up(cb * kk, uk.mr), b.kc, b.tile, kGemmKc);
@@ -297,7 +294,7 @@ PointwiseBlocking gemm_pointwise_data_blocking(const Canonical &c, const GemmKer
   b.channels_per_item = std::min(c.cx_per_group, round_up(ceil_div(c.cx_per_group, chunks), uk.nr));
   // Position chunks of MR-row panels; an item's fixed cost (packing its dy block, storing its tile) is about one
   // panel's worth of kernel time.
-  const int64_t panels = ceil_div(c.batch * y_plane(c), static_cast<int64_t>(uk.mr));
+  const int64_t panels = ceil_div(c.batch * c.y_plane(), static_cast<int64_t>(uk.mr));
   const int64_t per_item = best_chunk(c.groups * ceil_div(c.cx_per_group, b.channels_per_item), panels,
                                       kPointwisePositions / uk.mr, threads, {1.0});
   b.positions_per_item = per_item * uk.mr;
@@ -320,7 +317,7 @@ ForwardBlocking gemm_forward_blocking(const Canonical &c, const GemmKernels &k, 
   // k3s2 layers: gathering every phase's windows at stride 2, once per row chunk, cost more than the B packing saved.
   // Those layers pack B from phase windows instead, once per tile and K block: phased, below.)
   b.shifted = unit_stride(c) && c.kernel_numel() > 1;
-  const int64_t positions = b.shifted ? geo.q_len : y_plane(c);
+  const int64_t positions = b.shifted ? geo.q_len : c.y_plane();
   // The shifted layout runs every tap over an item's weight rows: as many rows as stay in L2 (all of them outside it).
   b.rows_per_item = b.shifted ? std::min(m, std::max<int64_t>(1, kForwardRowsFloats / k_total / uk.mr) * uk.mr) : m;
   const int64_t row_chunks = ceil_div(m, b.rows_per_item);

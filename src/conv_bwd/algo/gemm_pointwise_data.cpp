@@ -22,19 +22,12 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
-int64_t plane_of(const Canonical &c) { return c.y_size[0] * c.y_size[1] * c.y_size[2]; }
-
 // Group g's weight as B panels: panel j holds x channels [j·NR, j·NR + NR) over all Cy_g steps (step k's NR floats
 // at k·NR), at g·panels·NR·Cy_g + j·NR·Cy_g.
 void pack_weight(const Canonical &c, const GemmUkernel &uk, const OperandReader &w, int64_t g, int64_t j, float *panel,
                  float *tmp) {
   const int64_t x0 = j * uk.nr, lines = std::min<int64_t>(uk.nr, c.cx_per_group - x0);
-  pack_panels_by_steps(uk.nr, lines, c.cy_per_group, tmp, panel, [&](int64_t k, float *out) -> const float * {
-    const int64_t row = g * c.cy_per_group + k;
-    if (const float *direct = plain_row_run(w, row, x0)) return direct;
-    read_row_run(w, row, x0, lines, out);
-    return out;
-  });
+  pack_row_panels(w, uk.nr, g * c.cy_per_group, c.cy_per_group, x0, lines, tmp, panel);
 }
 
 class PointwiseData {
@@ -46,7 +39,7 @@ class PointwiseData {
         b_(b),
         rounding_(rounding),
         dy_(c.y, rounding),
-        plane_(plane_of(c)),
+        plane_(c.y_plane()),
         panels_(ceil_div(c.cx_per_group, uk.nr)),
         weight_(weight) {}
 
@@ -136,8 +129,8 @@ std::string gemm_pointwise_data_refusal(const Canonical &c) {
   // gemm_backward_data's BF16 pair kernels beat this algorithm's fp32 kernel on BF16 calls (AVX512-BF16, one thread,
   // mini-batch 8, 7²: 512 -> 2048 channels 4.5 against 5.8-6.5 ms, 2048 -> 512 3.6-3.9 against 6.3-8.4).
   if (c.compute == ComputeType::kBf16) return "BF16 compute: gemm_backward_data's pair kernels";
-  if (plane_of(c) >= kPointwiseMaxPlane) {
-    return "planes of " + std::to_string(plane_of(c)) + " positions (" + std::to_string(kPointwiseMaxPlane) +
+  if (c.y_plane() >= kPointwiseMaxPlane) {
+    return "planes of " + std::to_string(c.y_plane()) + " positions (" + std::to_string(kPointwiseMaxPlane) +
            " or more fill gemm_backward_data's position tiles)";
   }
   return "";

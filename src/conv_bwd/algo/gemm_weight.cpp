@@ -137,7 +137,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
                  const Rounding &rounding, const View5 &grad_weight) {
   const WeightGemm gemm(c, k, b, rounding);
   const int64_t n_cols = c.cx_per_group * c.kernel_numel();
-  const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t plane = c.y_plane();
   const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
   const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
   const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);

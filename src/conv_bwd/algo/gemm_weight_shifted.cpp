@@ -486,7 +486,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
 
 std::string gemm_weight_shifted_refusal(const Canonical &c) {
   const std::string why = phase_refusal(c, true);
-  const int64_t plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t plane = c.y_plane();
   if (why.empty() && c.kernel_numel() == 1 && plane < kShiftedOneTapMinPlane) {
     return "1x1 kernel on planes of " + std::to_string(plane) + " positions (fewer than " +
            std::to_string(kShiftedOneTapMinPlane) + "): short dot products";

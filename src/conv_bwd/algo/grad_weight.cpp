@@ -31,7 +31,7 @@ template <typename XReader, typename DyReader>
 void grad_weight_with(const Canonical &c, const RefOperand &x, const XReader &x_values, const RefOperand &dy,
                       const DyReader &dy_values, const Rounding &rounding, const View5 &grad_weight) {
   const int64_t cy_total = c.y_channels(), cx_g = c.cx_per_group;
-  const int64_t y_plane = c.y_size[0] * c.y_size[1] * c.y_size[2];
+  const int64_t y_plane = c.y_plane();
   const int64_t K = c.kernel_numel();
   const int64_t count = cy_total * cx_g * K;
   const int64_t cost = std::max<int64_t>(1, c.batch * y_plane);

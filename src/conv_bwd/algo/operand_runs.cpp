@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "conv_bwd/algo/packing.hpp"
+
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
@@ -54,6 +56,15 @@ bool read_plane_run(const OperandReader &r, int64_t a, int64_t b, int64_t j0, in
 bool read_row_run(const OperandReader &r, int64_t a, int64_t j0, int64_t count, float *out) {
   int64_t idx[5] = {a, 0, 0, 0, 0};
   return read_flat(r, idx, 1, j0, count, out);
+}
+
+void pack_row_panels(const OperandReader &r, int width, int64_t row0, int64_t steps, int64_t j0, int64_t lines,
+                     float *tmp, float *dst) {
+  pack_panels_by_steps(width, lines, steps, tmp, dst, [&](int64_t k, float *out) -> const float * {
+    if (const float *direct = plain_row_run(r, row0 + k, j0)) return direct;
+    read_row_run(r, row0 + k, j0, lines, out);
+    return out;
+  });
 }
 
 }  // namespace conv_bwd

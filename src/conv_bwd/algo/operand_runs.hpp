@@ -21,5 +21,10 @@ bool read_row_run(const OperandReader &r, int64_t a, int64_t j0, int64_t count, 
 const float *plain_plane_run(const OperandReader &r, int64_t a, int64_t b, int64_t j0);
 const float *plain_row_run(const OperandReader &r, int64_t a, int64_t j0);
 
+// GEMM panels (packing.hpp) of `width` lines whose step k is row row0 + k (dims 1..4, as read_row_run), its `lines`
+// values from j0: a weight's rows as A (MR) or B (NR) panels, read in place where plain. tmp: kPackStepBlock × lines.
+void pack_row_panels(const OperandReader &r, int width, int64_t row0, int64_t steps, int64_t j0, int64_t lines,
+                     float *tmp, float *dst);
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
