@@ -42,12 +42,12 @@ class ApiCall {
     return true;
   }
 
-  // Both phases; with `dispatch`, the executor's plan is described between them.
-  bool call(aclrtStream stream, std::string *dispatch = nullptr) {
+  // Both phases; with `between`, the executor is handed to it between them.
+  bool call(aclrtStream stream, const ExecutorHook *between = nullptr) {
     aclTensor *tensors[harness::kSlots];
     for (int t = 0; t < harness::kSlots; ++t) tensors[t] = tensors_[t].get();
-    const harness::Outcome outcome = dispatch == nullptr ? harness::call(args_, tensors, &workspace_, stream)
-                                                         : described_call(tensors, stream, dispatch);
+    const harness::Outcome outcome = between == nullptr ? harness::call(args_, tensors, &workspace_, stream)
+                                                        : hooked_call(tensors, stream, *between);
     if (outcome.failed != harness::Step::kGetWorkspaceSize) run_->workspace_bytes = outcome.workspace_bytes;
     if (outcome.ok()) return true;
     const bool workspace = outcome.failed == harness::Step::kWorkspace;
@@ -64,9 +64,24 @@ class ApiCall {
     return true;
   }
 
+  // Phase one only: the executor goes to `inspect`, then is destroyed (nothing computed).
+  bool plan_only(const ExecutorHook &inspect) {
+    aclTensor *tensors[harness::kSlots];
+    for (int t = 0; t < harness::kSlots; ++t) tensors[t] = tensors_[t].get();
+    aclOpExecutor *executor = nullptr;
+    uint64_t bytes = 0;
+    const aclnnStatus status = args_.get_workspace_size(tensors, &bytes, &executor);
+    if (status != ACLNN_SUCCESS)
+      return fail("aclnnConvolutionBackwardGetWorkspaceSize", status, harness::recent_error());
+    run_->workspace_bytes = bytes;
+    inspect(executor);
+    aclDestroyAclOpExecutor(executor);
+    return true;
+  }
+
  private:
-  harness::Outcome described_call(aclTensor *const tensors[harness::kSlots], aclrtStream stream,
-                                  std::string *dispatch) {
+  harness::Outcome hooked_call(aclTensor *const tensors[harness::kSlots], aclrtStream stream,
+                               const ExecutorHook &between) {
     harness::Outcome outcome;
     aclOpExecutor *executor = nullptr;
     outcome.status = args_.get_workspace_size(tensors, &outcome.workspace_bytes, &executor);
@@ -74,13 +89,7 @@ class ApiCall {
       outcome.failed = harness::Step::kGetWorkspaceSize;
       return outcome;
     }
-    size_t length = 0;
-    if (aclnnCpuDescribeExecutor(executor, nullptr, 0, &length) == ACLNN_SUCCESS) {
-      std::vector<char> text(length + 1);
-      if (aclnnCpuDescribeExecutor(executor, text.data(), text.size(), &length) == ACLNN_SUCCESS) {
-        dispatch->assign(text.data(), length);
-      }
-    }
+    between(executor);
     return harness::launch(executor, outcome.workspace_bytes, &workspace_, stream);
   }
 
@@ -99,6 +108,15 @@ class ApiCall {
   harness::Workspace workspace_;  // allocated once, as an application that repeats a call would
 };
 
+// The executor's plan as aclnnCpuDescribeExecutor describes it.
+std::string dispatch_of(const aclOpExecutor *executor) {
+  size_t length = 0;
+  if (aclnnCpuDescribeExecutor(executor, nullptr, 0, &length) != ACLNN_SUCCESS) return "";
+  std::vector<char> text(length + 1);
+  if (aclnnCpuDescribeExecutor(executor, text.data(), text.size(), &length) != ACLNN_SUCCESS) return "";
+  return std::string(text.data(), length);
+}
+
 }  // namespace
 
 ApiRun run_through_api(const ConvDesc &desc, const HostData &host, aclrtStream stream, int reps, bool describe) {
@@ -106,7 +124,8 @@ ApiRun run_through_api(const ConvDesc &desc, const HostData &host, aclrtStream s
   ApiCall call(desc, &run);
   if (!call.prepare(host)) return run;
   auto start = std::chrono::steady_clock::now();
-  if (!call.call(stream, describe ? &run.dispatch : nullptr)) return run;
+  const ExecutorHook keep_dispatch = [&](aclOpExecutor *executor) { run.dispatch = dispatch_of(executor); };
+  if (!call.call(stream, describe ? &keep_dispatch : nullptr)) return run;
   run.first_ms = ms_since(start);
   if (!call.download(run.outputs)) return run;
 
@@ -124,6 +143,27 @@ ApiRun run_through_api(const ConvDesc &desc, const HostData &host, aclrtStream s
   }
   run.reps = reps;
   run.ms_per_call = reps > 0 ? total_ms / reps : 0;
+  run.ok = true;
+  return run;
+}
+
+ApiRun plan_through_api(const ConvDesc &desc, const HostData &host, const ExecutorHook &inspect) {
+  ApiRun run;
+  ApiCall call(desc, &run);
+  if (call.prepare(host) && call.plan_only(inspect)) run.ok = true;
+  return run;
+}
+
+ApiRun repeat_through_api(const ConvDesc &desc, const HostData &host, aclrtStream stream, int calls,
+                          const ExecutorHook &between) {
+  ApiRun run;
+  ApiCall call(desc, &run);
+  if (!call.prepare(host)) return run;
+  for (int i = 0; i < calls; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!call.call(stream, &between)) return run;
+    run.first_ms = ms_since(start);
+  }
   run.ok = true;
   return run;
 }

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnn/acl_meta.h"
 #include "conv_bwd/descriptor.hpp"
 #include "host_data.hpp"
 
@@ -30,9 +32,20 @@ struct ApiRun {
   std::string dispatch;            // the first call's plan (aclnnCpuDescribeExecutor), when asked for
 };
 
+// A look at an executor between the two phases.
+using ExecutorHook = std::function<void(aclOpExecutor *)>;
+
 // `describe`: keep the first call's dispatch lines in ApiRun::dispatch.
 ApiRun run_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, aclrtStream stream, int reps,
                        bool describe = false);
 
+// Phase one only (GetWorkspaceSize with the calling thread's settings), the executor handed to `inspect` and then
+// destroyed: nothing is computed.
+ApiRun plan_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, const ExecutorHook &inspect);
+
+// `calls` calls (both phases) with the same tensors and workspace, each executor handed to `between` before its
+// launch; outputs are not kept, first_ms is the last call's.
+ApiRun repeat_through_api(const conv_bwd::ConvDesc &desc, const HostData &host, aclrtStream stream, int calls,
+                          const ExecutorHook &between);
 }  // namespace demo
 }  // namespace aclnn_cpu

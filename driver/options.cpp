@@ -56,16 +56,13 @@ bool one_of(const std::string &name, const std::string &value, std::initializer_
   return false;
 }
 
-// "1,3,5": numbers of default-set cases.
-bool parse_only(const std::string &value, std::vector<int> *out, std::string *error) {
+// "1,3,5": numbers in [lo, hi]; false for anything else.
+bool parse_list(const std::string &value, long long lo, long long hi, std::vector<int> *out) {
   size_t start = 0;
   while (start <= value.size()) {
     const size_t comma = std::min(value.find(',', start), value.size());
     long long n = 0;
-    if (!parse_long(value.substr(start, comma - start), 1, 1000, &n)) {
-      *error = "--only needs case numbers such as 1,3 (see --list), got \"" + value + "\"";
-      return false;
-    }
+    if (!parse_long(value.substr(start, comma - start), lo, hi, &n)) return false;
     out->push_back(static_cast<int>(n));
     start = comma + 1;
   }
@@ -76,7 +73,8 @@ bool parse_only(const std::string &value, std::vector<int> *out, std::string *er
 bool apply_flag(const std::string &name, const std::string &value, bool has_value, Options *o,
                 std::string *shape_problem, bool *transposed, std::string *error) {
   long long v = 0;
-  if (!has_value && name != "help" && name != "list" && name != "transposed" && name != "verbose") {
+  if (!has_value && name != "help" && name != "list" && name != "transposed" && name != "verbose" &&
+      name != "check-cost-model") {
     *error = "--" + name + " needs a value (--" + name + "=...)";
     return false;
   }
@@ -112,7 +110,17 @@ bool apply_flag(const std::string &name, const std::string &value, bool has_valu
     if (!one_of(name, value, {"saturate", "nan"}, error)) return false;
     o->fp8_overflow = value;
   } else if (name == "only") {
-    if (!parse_only(value, &o->only, error)) return false;
+    if (!parse_list(value, 1, 1000, &o->only)) {
+      *error = "--only needs case numbers such as 1,3 (see --list), got \"" + value + "\"";
+      return false;
+    }
+  } else if (name == "simulate-threads") {
+    if (!parse_list(value, 1, 4096, &o->simulate_threads)) {
+      *error = "--simulate-threads needs thread counts in [1, 4096] such as 1,2,16,64, got \"" + value + "\"";
+      return false;
+    }
+  } else if (name == "check-cost-model") {
+    o->check_cost_model = true;
   } else if (name == "transposed") {
     *transposed = true;
   } else if (name == "help") {
@@ -205,6 +213,13 @@ void print_usage(const char *program) {
       "  --verbose          print how each problem was planned: per output, every algorithm tried with its\n"
       "                     refusal, then the chosen one with its kernel and ISA (as ACLNN_CPU_VERBOSE=2)\n"
       "  --list             print the default set (numbered) and exit\n"
+      "\n"
+      "many cores (docs/performance.md, \"Many cores\"):\n"
+      "  --simulate-threads=1,2,16,64   plan each problem for each thread count, compute nothing, and print\n"
+      "                     'threads T: predicted efficiency E' (E: the plan's estimated work over threads x\n"
+      "                     the sum over its jobs of the busiest thread's estimated work)\n"
+      "  --check-cost-model also run each of those plans once, item by item on one thread, and compare the\n"
+      "                     cost model with the items' measured times (default thread counts 1,2,16,64)\n"
       "  --only=1,3         run only these cases of the default set\n",
       program);
 }

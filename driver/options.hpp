@@ -27,6 +27,10 @@ struct Options {
   bool help = false;
   bool list = false;
   bool verbose = false;  // print the plan's dispatch (aclnnCpuDescribeExecutor) of each problem
+  // Plan each problem for these thread counts and print the efficiency each plan predicts, computing nothing
+  // (simulate.hpp); with check_cost_model, also run each plan once item by item and compare.
+  std::vector<int> simulate_threads;
+  bool check_cost_model = false;
   // Not a flag: the product at start-up (ACLNN_CPU_SOC), for problem strings that name none.
   std::string startup_soc;
 };

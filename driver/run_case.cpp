@@ -11,6 +11,7 @@
 #include "host_data.hpp"
 #include "output_check.hpp"
 #include "precision.hpp"
+#include "simulate.hpp"
 
 namespace aclnn_cpu {
 namespace demo {
@@ -151,6 +152,11 @@ bool run_case(const DemoCase &demo, int index, int total, const Options &o, aclr
   if (!apply_product(desc)) return false;
 
   const HostData host = make_host_data(desc, demo.all_ones ? DataKind::kOnes : o.data, o.seed);
+  if (!o.simulate_threads.empty() || o.check_cost_model) {
+    const bool ok = simulate_case(desc, host, o, stream);
+    std::printf("  => %s\n\n", ok ? "PASS" : "FAIL");
+    return ok;
+  }
   const ApiRun run = run_through_api(desc, host, stream, o.reps, o.verbose);
   print_dispatch(run.dispatch);
   if (!run.ok) {

@@ -42,6 +42,7 @@ class ConvBackwardOperation : public Operation {
   std::string workspace_basis() const override;
 
   const conv_bwd::Problem &problem() const { return problem_; }
+  const conv_bwd::Plan &plan() const { return plan_; }
 
  private:
   // A tensor's data and the aclrtMalloc block it lay in when its address was recorded.

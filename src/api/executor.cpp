@@ -171,6 +171,13 @@ int describe_executor(const char *api, const aclOpExecutor *executor, std::strin
   return ACLNN_SUCCESS;
 }
 
+std::shared_ptr<const Operation> executor_operation(const aclOpExecutor *executor) {
+  if (executor == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(executor_mutex());
+  if (check_optional_handle("executor_operation", "executor", HandleKind::kExecutor, executor) != 0) return nullptr;
+  return executor->operation;
+}
+
 int set_executor_repeatable(const char *api, aclOpExecutor *executor) {
   if (executor == nullptr) return inner_error(ACLNN_ERR_INNER_NULLPTR, api, "executor is nullptr");
   std::lock_guard<std::mutex> lock(executor_mutex());

@@ -37,6 +37,10 @@ int launch_executor(const char *api, void *workspace, uint64_t workspace_size, a
 // aclnnCpuDescribeExecutor: the executor's Operation::describe() into *text. NULL → 161001; not live → 161002.
 int describe_executor(const char *api, const aclOpExecutor *executor, std::string *text);
 
+// The work a live executor records, or nullptr (NULL or not live): for tools that inspect a plan without running it
+// (aclnn_cpu_demo --simulate-threads).
+std::shared_ptr<const Operation> executor_operation(const aclOpExecutor *executor);
+
 // aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor. NULL → 561103 (CANN's code for these two);
 // not live → 161002.
 int set_executor_repeatable(const char *api, aclOpExecutor *executor);

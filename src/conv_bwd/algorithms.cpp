@@ -27,6 +27,13 @@ std::string kernel_of(const GemmKernels &k, const AlgorithmConfig &config) {
   return Kernel(k, std::get<Config>(config));
 }
 
+template <typename Config,
+          Work (*WorkOf)(const Canonical &, const GemmKernels &, const Config &, const Rounding &, int)>
+Work work_of(const Canonical &c, const GemmKernels &k, const AlgorithmConfig &config, const Rounding &rounding,
+             int slots) {
+  return WorkOf(c, k, std::get<Config>(config), rounding, slots);
+}
+
 #define ACLNN_CPU_ALGORITHM_ROW(id, name, output, Config) \
   {Algorithm::id,                                         \
    #name,                                                 \
@@ -34,7 +41,8 @@ std::string kernel_of(const GemmKernels &k, const AlgorithmConfig &config) {
    &name##_refusal,                                       \
    &blocking_of<Config, &name##_blocking>,                \
    &run_of<Config, &name##_run>,                          \
-   &kernel_of<Config, &name##_kernel>},
+   &kernel_of<Config, &name##_kernel>,                    \
+   &work_of<Config, &name##_work>},
 const AlgorithmEntry kTable[] = {ACLNN_CPU_ALGORITHMS(ACLNN_CPU_ALGORITHM_ROW)};
 #undef ACLNN_CPU_ALGORITHM_ROW
 

@@ -9,6 +9,9 @@
 //   bool <name>_run(const Canonical &c, const GemmKernels &k, const Config &b, const GemmScratch &s,
 //                   const Rounding &rounding)                 computes the output; false: recompute with the reference
 //   std::string <name>_kernel(const GemmKernels &k, const Config &b)   the microkernel it runs (verbose lines)
+//   Work <name>_work(const Canonical &c, const GemmKernels &k, const Config &b, const Rounding &rounding, int slots)
+//                                                             the jobs its run runs, with their items' estimated cost
+//                                                             (work.hpp; a test checks them against the run's)
 // Adding an algorithm: its files, and one line here.
 #pragma once
 
@@ -17,6 +20,7 @@
 
 #include "conv_bwd/algo/depthwise.hpp"
 #include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/work.hpp"
 
 #define ACLNN_CPU_ALGORITHMS(X)                                                  \
   X(kDirectData, direct_data, kGradInput, DirectBlocking)                        \
@@ -42,7 +46,8 @@ enum class Algorithm { kNone, ACLNN_CPU_ALGORITHMS(ACLNN_CPU_ALGORITHM_ENUMERATO
   Config name##_blocking(const Canonical &c, const GemmKernels &k, int threads);                   \
   bool name##_run(const Canonical &c, const GemmKernels &k, const Config &b, const GemmScratch &s, \
                   const Rounding &rounding);                                                       \
-  std::string name##_kernel(const GemmKernels &k, const Config &b);
+  std::string name##_kernel(const GemmKernels &k, const Config &b);                                \
+  Work name##_work(const Canonical &c, const GemmKernels &k, const Config &b, const Rounding &rounding, int slots);
 ACLNN_CPU_ALGORITHMS(ACLNN_CPU_ALGORITHM_DECLARATIONS)
 #undef ACLNN_CPU_ALGORITHM_DECLARATIONS
 
@@ -60,6 +65,8 @@ struct AlgorithmEntry {
   bool (*run)(const Canonical &c, const GemmKernels &k, const AlgorithmConfig &config, const GemmScratch &s,
               const Rounding &rounding);
   std::string (*kernel)(const GemmKernels &k, const AlgorithmConfig &config);
+  Work (*work)(const Canonical &c, const GemmKernels &k, const AlgorithmConfig &config, const Rounding &rounding,
+               int slots);
 };
 
 // The table, in ACLNN_CPU_ALGORITHMS's order.

@@ -159,41 +159,81 @@ Pool &pool() {
   return *p;
 }
 
+// The recorder of item times, or nullptr (one at a time: ItemTimes).
+std::atomic<ItemTimes *> g_recorder{nullptr};
+
 }  // namespace
 
-void parallel_for(int64_t count, int64_t cost_per_item, FunctionRef<void(int64_t, int64_t)> body) {
-  if (count <= 0) return;
-  const int threads = std::max(1, effective_num_threads());
+Ranges for_ranges(int64_t count, int64_t cost_per_item, int threads) {
+  Ranges r;
+  r.count = count;
+  if (count <= 0) return r;
+  threads = std::max(1, threads);
   const int64_t cost = std::max<int64_t>(1, cost_per_item);
   // How many ranges of kMinCostPerRange the job holds (double: count * cost may exceed int64).
   const double worth = static_cast<double>(count) * static_cast<double>(cost) / kMinCostPerRange;
-  const int64_t ranges = worth >= threads ? std::min<int64_t>(count, threads)
-                                          : std::max<int64_t>(1, std::min<int64_t>(count, static_cast<int64_t>(worth)));
-  const int64_t base = count / ranges, extra = count % ranges;
-  auto range_begin = [&](int64_t r) { return r * base + std::min(r, extra); };
-  if (ranges == 1) {
+  r.ranges = worth >= threads ? std::min<int64_t>(count, threads)
+                              : std::max<int64_t>(1, std::min<int64_t>(count, static_cast<int64_t>(worth)));
+  r.per = count / r.ranges;
+  r.extra = count % r.ranges;
+  r.participants = static_cast<int>(std::min<int64_t>(threads, r.ranges));
+  return r;
+}
+
+Ranges slot_ranges(int64_t count, int slots, double total_cost, int threads) {
+  Ranges r;
+  r.count = count;
+  if (count <= 0) return r;
+  threads = std::max(1, std::min(slots, threads));
+  // Small jobs run on fewer threads; every item is its own range, handed out as participants ask.
+  const int64_t worth = std::max<int64_t>(1, static_cast<int64_t>(total_cost / kMinCostPerRange));
+  r.participants = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, worth)));
+  if (r.participants <= 1) {
+    r.ranges = 1;
+    r.per = count;
+    return r;
+  }
+  // Consecutive items go out together, about kRangesPerParticipant ranges per participant: each range is a trip
+  // through the pool's mutex, which two threads contend for when items are tiny (a depthwise layer's channels).
+  r.per = std::max<int64_t>(1, count / (int64_t{r.participants} * kRangesPerParticipant));
+  r.ranges = ceil_div(count, r.per);
+  return r;
+}
+
+ItemTimes::ItemTimes() { g_recorder.store(this); }
+ItemTimes::~ItemTimes() { g_recorder.store(nullptr); }
+
+double ItemTimes::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void parallel_for(int64_t count, int64_t cost_per_item, FunctionRef<void(int64_t, int64_t)> body) {
+  if (count <= 0) return;
+  if (ItemTimes *rec = g_recorder.load(std::memory_order_relaxed)) {
+    rec->run(LoopKind::kFor, count, [&](int64_t i) { body(i, i + 1); });
+    return;
+  }
+  const Ranges r = for_ranges(count, cost_per_item, effective_num_threads());
+  if (r.ranges == 1) {
     body(0, count);
     return;
   }
-  pool().run(ranges, threads, [&](int64_t r, int) { body(range_begin(r), range_begin(r + 1)); });
+  pool().run(r.ranges, r.participants, [&](int64_t i, int) { body(r.begin(i), r.begin(i + 1)); });
 }
 
 void parallel_for_slots(int64_t count, int slots, double total_cost, FunctionRef<void(int, int64_t, int64_t)> body) {
   if (count <= 0) return;
-  const int threads = std::max(1, std::min(slots, effective_num_threads()));
-  // Small jobs run on fewer threads; every item is its own range, handed out as participants ask.
-  const int64_t worth = std::max<int64_t>(1, static_cast<int64_t>(total_cost / kMinCostPerRange));
-  const int participants = static_cast<int>(std::min<int64_t>(threads, worth));
-  if (participants <= 1) {
+  if (ItemTimes *rec = g_recorder.load(std::memory_order_relaxed)) {
+    rec->run(LoopKind::kSlots, count, [&](int64_t i) { body(0, i, i + 1); });
+    return;
+  }
+  const Ranges r = slot_ranges(count, slots, total_cost, effective_num_threads());
+  if (r.participants <= 1) {
     body(0, 0, count);
     return;
   }
-  // Consecutive items go out together, about kRangesPerParticipant ranges per participant: each range is a trip
-  // through the pool's mutex, which two threads contend for when items are tiny (a depthwise layer's channels).
-  const int64_t per = std::max<int64_t>(1, count / (int64_t{participants} * kRangesPerParticipant));
-  const int64_t ranges = ceil_div(count, per);
-  pool().run(ranges, participants,
-             [&](int64_t r, int participant) { body(participant, r * per, std::min(count, (r + 1) * per)); });
+  pool().run(r.ranges, r.participants,
+             [&](int64_t i, int participant) { body(participant, r.begin(i), r.begin(i + 1)); });
 }
 
 }  // namespace conv_bwd

@@ -10,6 +10,7 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/kernels/rows.hpp"
+#include "conv_bwd/work.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -48,6 +49,7 @@ std::string depthwise_fused_refusal(const Canonical &c);
 int64_t depthwise_fused_floats(const Canonical &c);  // per slot
 DepthwiseFinite depthwise_both(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                                const View5 &grad_input, const View5 &grad_weight, float *bias_sums);
+Work depthwise_both_work(const Canonical &c, int slots);  // its one job (work.hpp)
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

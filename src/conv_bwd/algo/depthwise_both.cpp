@@ -44,6 +44,11 @@ struct FusedLayout {
   }
 };
 
+// A group's multiply-adds, both outputs': the parallel loop's cost, and its item's in the work (work.hpp).
+double depthwise_both_group_cost(const Canonical &c) {
+  return 2.0 * static_cast<double>(c.batch) * c.cy_per_group * c.kernel_numel() * ShiftedGeometry(c).q_len;
+}
+
 // Lanes and x box as depthwise_weight_shifted, dy and dx as direct_data_shifted (the same sums, in the same order:
 // the same bits as the two passes).
 DepthwiseFinite depthwise_both_fused(const Canonical &c, const RowKernels &k, const GemmScratch &s,
@@ -55,7 +60,7 @@ DepthwiseFinite depthwise_both_fused(const Canonical &c, const RowKernels &k, co
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), terms = m_n * kk;
   const int64_t od_n = c.x_size[0], oh_n = c.x_size[1], ow_n = c.x_size[2];
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
-  const double cost = 2.0 * static_cast<double>(c.batch) * terms * L.geo.q_len;
+  const double cost = depthwise_both_group_cost(c);
   const Grid3 grid_w = grid_3x3(c, L.geo), grid_in = grid_3x3(f, L.fgeo);
   std::atomic<bool> input_finite{true}, weight_finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -126,6 +131,11 @@ int64_t depthwise_fused_floats(const Canonical &c) { return FusedLayout(c).slot_
 DepthwiseFinite depthwise_both(const Canonical &c, const RowKernels &k, const GemmScratch &s, const Rounding &rounding,
                                const View5 &grad_input, const View5 &grad_weight, float *bias_sums) {
   return depthwise_both_fused(c, k, s, rounding, grad_input, grad_weight, bias_sums);
+}
+
+Work depthwise_both_work(const Canonical &c, int slots) {
+  const double cost = depthwise_both_group_cost(c);
+  return {uniform_phase("groups", LoopKind::kSlots, c.groups, slots, cost * c.groups, cost)};
 }
 
 }  // namespace conv_bwd

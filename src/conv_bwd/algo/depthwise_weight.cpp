@@ -80,6 +80,12 @@ void pack_phase_pairs(const RowKernels &k, const ShiftedGeometry &geo, const Pha
   }
 }
 
+// A group's multiply-adds over its q-space: the parallel loop's cost, and its item's in the work (work.hpp).
+double depthwise_weight_group_cost(const Canonical &c) {
+  const ShiftedGeometry geo(c);
+  return static_cast<double>(c.batch) * c.cy_per_group * geo.q_len * c.kernel_numel();
+}
+
 // Per sample, x's padded box of each phase a tap reads; per dy plane, its q-space copy (zeros at the junk positions
 // and up to a whole vector); then one dot_taps pass over the plane per phase for all of that phase's taps (16 lanes
 // per tap). Stride 1 is one phase. False when a sum is not finite (the padding and junk positions add products with
@@ -90,7 +96,7 @@ bool depthwise_weight_shifted(const Canonical &c, const RowKernels &k, const Gem
   const ShiftedGeometry geo(c);
   const int64_t m_n = c.cy_per_group, kk = c.kernel_numel(), used = geo.phases;
   const int64_t q_len = round_up(geo.q_len, kTapLanes), box = q_len + geo.max_shift;
-  const double cost = static_cast<double>(c.batch) * m_n * geo.q_len * kk;
+  const double cost = depthwise_weight_group_cost(c);
   const Grid3 grid = grid_3x3(c, geo);
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
@@ -162,6 +168,12 @@ bool depthwise_weight_run(const Canonical &c, const GemmKernels &k, const Direct
 }
 
 std::string depthwise_weight_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }
+
+Work depthwise_weight_work(const Canonical &c, const GemmKernels &, const DirectBlocking &, const Rounding &,
+                           int slots) {
+  const double cost = depthwise_weight_group_cost(c);
+  return {uniform_phase("groups", LoopKind::kSlots, c.groups, slots, cost * c.groups, cost)};
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

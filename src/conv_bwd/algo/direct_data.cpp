@@ -22,6 +22,8 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
+double direct_data_group_cost(const Canonical &c);
+
 // Stride 1: the flipped forward relation (gemm_forward.cpp) in the shifted layout, for Cx_g ≥ 1: per sample the
 // padded boxes of the group's Cy_g dy channels, then one `taps_channels` call for its x channels (each x channel's
 // Cy_g·K terms are (dy channel, reversed tap) pairs: a shift into those boxes and a weight; the channels share the
@@ -39,7 +41,7 @@ bool direct_data_shifted(const Canonical &c, const RowKernels &k, const GemmScra
   // A dense FP32 plane that keeps the accumulators' bits is written by whole rows (the common case).
   const bool plain_out = planes_stored_as_is(grad_input, rounding);
   const Grid3 grid = grid_3x3(f, geo);
-  const double cost = static_cast<double>(c.batch) * cx_n * terms * geo.q_len;
+  const double cost = direct_data_group_cost(c);
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *dx = s.base + slot * s.slot_stride, *boxes = dx + cx_n * q_len, *taps = boxes + m_n * box;
@@ -101,6 +103,17 @@ Canonical phase_problem(const Canonical &c) {
     f.pad_begin[d] = u_hi;
   }
   return f;
+}
+
+// A group's multiply-adds, as the row kernels run them (stride 1: every x channel's taps over the flipped problem's
+// q-space; at a stride, the phase problem's): the parallel loop's cost, and its item's in the work (work.hpp).
+double direct_data_group_cost(const Canonical &c) {
+  if (unit_stride(c)) {
+    const ShiftedGeometry geo(flipped_problem(c));
+    return static_cast<double>(c.batch) * c.cx_per_group * c.cy_per_group * c.kernel_numel() * geo.q_len;
+  }
+  const ShiftedGeometry geo(phase_problem(c));
+  return static_cast<double>(c.batch) * c.cy_per_group * c.kernel_numel() * geo.q_len;
 }
 
 // The (dy channel, tap) terms of every phase some tap reads, phase by phase: run r (phase run_phase[r]) has the
@@ -176,7 +189,7 @@ bool direct_data_phases(const Canonical &c, const RowKernels &k, const GemmScrat
   const bool bf16_out = planes_stored_as_bf16(grad_input, rounding);
   const DataPhases dp(c, f, geo, box);
   const int64_t nh = dp.x_phases[1], nw = dp.x_phases[2], phases = dp.x_phases[0] * nh * nw;
-  const double cost = static_cast<double>(c.batch) * m_n * kk * geo.q_len;
+  const double cost = direct_data_group_cost(c);
   std::atomic<bool> finite{true};
   parallel_for_slots(c.groups, s.slots, cost * c.groups, [&](int slot, int64_t begin, int64_t end) {
     float *boxes = s.base + slot * s.slot_stride, *planes = boxes + m_n * box, *w_rows = planes + phases * q_len;
@@ -265,6 +278,11 @@ bool direct_data_run(const Canonical &c, const GemmKernels &k, const DirectBlock
 }
 
 std::string direct_data_kernel(const GemmKernels &k, const DirectBlocking &) { return direct_kernel(k); }
+
+Work direct_data_work(const Canonical &c, const GemmKernels &, const DirectBlocking &, const Rounding &, int slots) {
+  const double cost = direct_data_group_cost(c);
+  return {uniform_phase("groups", LoopKind::kSlots, c.groups, slots, cost * c.groups, cost)};
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

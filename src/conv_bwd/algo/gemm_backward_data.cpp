@@ -178,12 +178,59 @@ void make_shared_weight(const Canonical &c, const GemmUkernel &uk, const DataBlo
                      });
 }
 
+// Which of its ways gemm_backward_data takes for a call: decided from the problem, the plan and the operands'
+// formats alone, for the run and for its work (gemm_backward_data_work) alike.
+struct DataPaths {
+  // FP32 gradOutput needing no rounding, dense over each plane: whole NR panels of B are its rows, read in place
+  // (ldb = its channel stride) unless a K block of them spans too many pages; a last partial panel is packed.
+  bool b_in_place;
+  // FP32 gradOutput to round (HF32), dense over each plane: its rows are copied into the B panels as they are, then
+  // the panels are rounded in one pass, instead of each row copied out, rounded, and copied again into the panels.
+  bool b_rounded_in_panels;
+  bool c_in_place;  // 1×1: the kernel's C is gradInput itself
+  // 1×1 at stride 1 without pads: dcol's tiles are gradInput's, stored tile by tile (no x planes) unless the kernel
+  // writes them in place.
+  bool dcol_out;
+  bool shared_planes;    // parts add into their own x planes in the shared area, added in order at the end
+  bool planes_in_place;  // col2im adds into gradInput's planes where they lie
+  // BF16: the packed panels also as pairs, for the pair kernel wherever their values let it give the same bits.
+  const GemmBf16Ukernel *pk;
+  // BF16 gradOutput as it is, dense over each plane: B's pair panels straight from its rows (one pass, not three:
+  // widened, packed as fp32, paired).
+  bool b_pairs_from_bf16;
+  // BF16 weight as it is, each output channel's (input channel, taps) row dense: A's pair panels straight from those
+  // rows too, and its fp32 panels only once a block needs the fp32 kernel.
+  bool a_pairs_from_bf16;
+  // Pair panels made once for all items where the plan shares them (DataBlocking::shared_a, shared_b); A's then hold
+  // all of K per unit, as a whole packed weight's do.
+  bool a_shared, b_shared;
+  bool a_shared_fp32;  // the weight's fp32 panels made once for every item (DataBlocking::shared_weight)
+
+  DataPaths(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const Rounding &rounding,
+            const OperandReader &w, const OperandReader &dy, const View5 &grad_input) {
+    const View5 &yv = c.y;
+    b_in_place = dy.plain() && yv.contiguous_planes() && b_rows_in_place_pay(c);
+    b_rounded_in_panels = !dy.plain() && yv.dtype == ACL_FLOAT && yv.contiguous_planes();
+    c_in_place = writes_in_place(c, rounding, grad_input);
+    dcol_out = dcol_is_grad_input(c);
+    shared_planes = b.position_parts * b.tap_parts > 1 && !dcol_out;
+    planes_in_place = !dcol_out && !shared_planes && adds_in_place(rounding, grad_input);
+    pk = b_in_place || c_in_place ? nullptr : k.bf16;
+    b_pairs_from_bf16 = pk != nullptr && dy.bf16_exact() && yv.contiguous_planes();
+    a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.contiguous_rows();
+    a_shared = a_pairs_from_bf16 && b.shared_a.on();
+    b_shared = b_pairs_from_bf16 && b.shared_b.on();
+    a_shared_fp32 = b.shared_weight.on();
+  }
+};
+
 }  // namespace
 
 bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const GemmScratch &s,
                         const Rounding &rounding, const View5 &grad_input) {
   const GemmUkernel &uk = *k.nn;
   const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const DataPaths paths(c, k, b, rounding, w, dy, grad_input);
   const int64_t kk = c.kernel_numel(), cb_max = b.channels_per_item, nt_max = b.tile;
   const int64_t y_plane = c.y_plane();
   const int64_t x_plane = c.x_plane();
@@ -191,41 +238,23 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const int64_t mp_max = round_up(cb_max * kk, uk.mr);
   // A's panels hold b.kc K steps: all of K (packed once per item, panel i at a_pack + i·Cy_g), or one block.
   const bool whole_a = b.kc >= c.cy_per_group;
-  // FP32 gradOutput needing no rounding, dense over each plane: whole NR panels of B are its rows, read in place
-  // (ldb = its channel stride) unless a K block of them spans too many pages; a last partial panel is packed.
   const View5 &yv = c.y;
-  const bool b_in_place = dy.plain() && yv.contiguous_planes() && b_rows_in_place_pay(c);
-  // FP32 gradOutput to round (HF32), dense over each plane: its rows are copied into the B panels as they are, then
-  // the panels are rounded in one pass, instead of each row copied out, rounded, and copied again into the panels.
-  const bool b_rounded_in_panels = !dy.plain() && yv.dtype == ACL_FLOAT && yv.contiguous_planes();
-  const bool c_in_place = writes_in_place(c, rounding, grad_input);
+  const bool b_in_place = paths.b_in_place, b_rounded_in_panels = paths.b_rounded_in_panels;
+  const bool c_in_place = paths.c_in_place;
   // Parts (gemm_blocking.cpp): position part p takes tiles [p·tiles/P, (p + 1)·tiles/P), tap part t the taps
   // [t·K/T, (t + 1)·K/T) of its one channel; part (p, t) adds into its own x planes in the shared area, plane
   // (p·T + t, (n·G + g)·Cx_g + channel); parts are added in order at the end. Where dcol is gradInput (below), the
   // position parts write disjoint positions and need no planes.
   const int64_t p_parts = b.position_parts, t_parts = b.tap_parts, parts = p_parts * t_parts;
   const int64_t planes_n = c.batch * c.groups * c.cx_per_group;
-  // 1×1 at stride 1 without pads: dcol's tiles are gradInput's, stored tile by tile (no x planes) unless the kernel
-  // writes them in place.
-  const bool dcol_out = dcol_is_grad_input(c);
-  const bool shared_planes = parts > 1 && !dcol_out;
-  const bool planes_in_place = !dcol_out && !shared_planes && adds_in_place(rounding, grad_input);
+  const bool dcol_out = paths.dcol_out, shared_planes = paths.shared_planes, planes_in_place = paths.planes_in_place;
   const int64_t plane_pitch = planes_in_place ? grad_input.strides[1] : x_plane;
-  // BF16: the packed panels also as pairs, for the pair kernel wherever their values let it give the same bits.
-  const GemmBf16Ukernel *pk = b_in_place || c_in_place ? nullptr : k.bf16;
-  // BF16 gradOutput as it is, dense over each plane: B's pair panels straight from its rows (one pass, not three:
-  // widened, packed as fp32, paired).
-  const bool b_pairs_from_bf16 = pk != nullptr && dy.bf16_exact() && yv.contiguous_planes();
-  // BF16 weight as it is, each output channel's (input channel, taps) row dense: A's pair panels straight from those
-  // rows too, and its fp32 panels only once a block needs the fp32 kernel.
-  const bool a_pairs_from_bf16 = pk != nullptr && w.bf16_exact() && c.w.contiguous_rows();
-  // Pair panels made once for all items where the plan shares them (DataBlocking::shared_a, shared_b); A's then hold
-  // all of K per unit, as a whole packed weight's do.
-  const bool a_shared = a_pairs_from_bf16 && b.shared_a.on(), b_shared = b_pairs_from_bf16 && b.shared_b.on();
+  const GemmBf16Ukernel *pk = paths.pk;
+  const bool b_pairs_from_bf16 = paths.b_pairs_from_bf16, a_pairs_from_bf16 = paths.a_pairs_from_bf16;
+  const bool a_shared = paths.a_shared, b_shared = paths.b_shared;
   if (a_shared || b_shared) make_shared_pairs(c, *pk, b, w, dy, a_shared, b_shared, s.shared);
   const bool a_whole_pairs = whole_a || a_shared;
-  // The weight's fp32 panels made once for every item (DataBlocking::shared_weight; never with pair kernels).
-  const bool a_shared_fp32 = b.shared_weight.on();
+  const bool a_shared_fp32 = paths.a_shared_fp32;
   if (a_shared_fp32) make_shared_weight(c, uk, b, w, s);
   const int64_t tiles = ceil_div(y_plane, nt_max), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
@@ -373,6 +402,64 @@ bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const Data
 std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &b) {
   if (k.bf16 == nullptr) return std::string(k.nn->name) + (b.shared_weight.on() ? "+shared_weight" : "");
   return std::string(k.bf16->name) + (b.shared_a.on() ? "+shared_a" : "") + (b.shared_b.on() ? "+shared_b" : "");
+}
+
+Work gemm_backward_data_work(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const Rounding &rounding,
+                             int slots) {
+  const GemmUkernel &uk = *k.nn;
+  const OperandReader w(c.w, rounding), dy(c.y, rounding);
+  const DataPaths paths(c, k, b, rounding, w, dy, c.grad_input);
+  const double move = move_cost(uk.isa);
+  const int64_t kk = c.kernel_numel(), cy = c.cy_per_group, cb_max = b.channels_per_item;
+  const int64_t blocks = ceil_div(c.cx_per_group, cb_max), y_plane = c.y_plane(), x_plane = c.x_plane();
+  const int64_t tiles = ceil_div(y_plane, b.tile), k_blocks = ceil_div(cy, kGemmKc);
+  const int64_t t_parts = b.tap_parts, parts = b.position_parts * t_parts;
+  auto lines_of = [&](int64_t block) { return std::min(cb_max, c.cx_per_group - block * cb_max) * kk; };
+  Work work;
+  if (paths.a_shared || paths.b_shared) {
+    const int64_t a_units = paths.a_shared ? b.shared_a.units : 0, b_units = paths.b_shared ? b.shared_b.units : 0;
+    WorkPhase ph = uniform_phase("shared_pairs", LoopKind::kFor, a_units + b_units, slots,
+                                 static_cast<double>(b.tile * kGemmKc), 0);
+    for (int64_t u = 0; u < a_units; ++u) ph.cost.push_back(move * static_cast<double>(lines_of(u % blocks) * cy));
+    for (int64_t v = 0; v < b_units; ++v) {
+      const int64_t p0 = v / k_blocks % tiles * b.tile, k0 = v % k_blocks * kGemmKc;
+      ph.cost.push_back(move * static_cast<double>(std::min(b.tile, y_plane - p0) * std::min(kGemmKc, cy - k0)));
+    }
+    work.push_back(std::move(ph));
+  }
+  if (paths.a_shared_fp32) {
+    WorkPhase ph = uniform_phase("shared_weight", LoopKind::kSlots, b.shared_weight.units, slots,
+                                 static_cast<double>(c.groups) * cy * c.cx_per_group * kk, 0);
+    for (int64_t u = 0; u < b.shared_weight.units; ++u) {
+      ph.cost.push_back(stream_cost(uk.isa) * static_cast<double>(lines_of(u % blocks) * cy));
+    }
+    work.push_back(std::move(ph));
+  }
+  const bool whole_a = b.kc >= cy, a_made = paths.a_shared || paths.a_shared_fp32;
+  WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
+  items.cost.resize(static_cast<size_t>(b.items));
+  for (int64_t item = 0; item < b.items; ++item) {
+    const int64_t part = item % parts, pp = part / t_parts, tp = part % t_parts, block = item / parts % blocks;
+    const int64_t mi = t_parts > 1 ? (tp + 1) * kk / t_parts - tp * kk / t_parts : lines_of(block);
+    const int64_t cb = t_parts > 1 ? 1 : mi / kk;
+    const PositionRange pos = position_part(pp, b.position_parts, y_plane, b.tile);
+    const double n = static_cast<double>(pos.end - pos.begin), part_tiles = ceil_div(pos.end - pos.begin, b.tile);
+    const double macs =
+        static_cast<double>(round_up(mi, uk.mr)) * panel_columns(pos.begin, pos.end, b.tile, uk.nr) * cy;
+    double moved =
+        (a_made ? 0 : mi * cy * (whole_a ? 1 : part_tiles)) + (paths.b_shared || paths.b_in_place ? 0 : cy * n);
+    if (!paths.dcol_out) moved += mi * n + cb * x_plane;  // col2im, zeroing the planes
+    if (!paths.dcol_out && !paths.shared_planes && !paths.planes_in_place) moved += cb * x_plane;  // their store
+    if (paths.dcol_out && !paths.c_in_place) moved += cb * n;                                      // dcol's store
+    items.cost[static_cast<size_t>(item)] = macs + move * moved;
+  }
+  work.push_back(std::move(items));
+  if (paths.shared_planes) {
+    const double per_plane = static_cast<double>(parts * x_plane);
+    work.push_back(uniform_phase("add_parts", LoopKind::kFor, c.batch * c.groups * c.cx_per_group, slots, per_plane,
+                                 stream_cost(uk.isa) * per_plane));
+  }
+  return work;
 }
 
 }  // namespace conv_bwd

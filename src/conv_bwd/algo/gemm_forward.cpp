@@ -477,8 +477,8 @@ class ForwardGemm {
 
 }  // namespace
 
-bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const ForwardBlocking &b, const GemmScratch &s,
-                  const Rounding &rounding, const View5 &grad_input) {
+bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const ForwardBlocking &b,
+                  const GemmScratch &s, const Rounding &rounding, const View5 &grad_input) {
   const GemmUkernel &uk = *k.nn;
   const Canonical f = flipped ? flipped_problem(c) : c;
   const bool finite = pack_weight_panels(c, f, flipped, b.shifted, uk, rounding, s);
@@ -503,6 +503,57 @@ bool gemm_forward(const Canonical &c, bool flipped, const GemmKernels &k, const 
   });
   return finite;
 }
+
+namespace {
+
+// The jobs of gemm_forward (flipped as there): the weight's panels (and their pairs), then the items.
+Work forward_work(const Canonical &c, bool flipped, const GemmKernels &k, const ForwardBlocking &b, int slots) {
+  const GemmUkernel &uk = *k.nn;
+  const double move = move_cost(uk.isa);
+  const Canonical f = flipped ? flipped_problem(c) : c;
+  const int64_t kk = c.kernel_numel(), m = f.cy_per_group, cx = f.cx_per_group, k_total = cx * kk;
+  const int64_t mp = round_up(m, uk.mr);
+  Work work;
+  if (flipped && b.shifted) {
+    const int64_t blocks = ceil_div(cx, kFlippedRowsPerItem);
+    WorkPhase ph = uniform_phase("pack_weight", LoopKind::kSlots, f.groups * blocks, slots,
+                                 static_cast<double>(f.groups) * mp * cx * kk * 2, 0);
+    for (int64_t item = 0; item < f.groups * blocks; ++item) {
+      const int64_t nb = std::min(kFlippedRowsPerItem, cx - item % blocks * kFlippedRowsPerItem);
+      ph.cost.push_back(move * 2.0 * static_cast<double>(nb * mp * kk));
+    }
+    work.push_back(std::move(ph));
+  } else {
+    work.push_back(uniform_phase("pack_weight", LoopKind::kSlots, f.groups * (mp / uk.mr), slots,
+                                 static_cast<double>(f.groups) * mp * k_total * 4,
+                                 move * 2.0 * static_cast<double>(uk.mr * k_total)));
+  }
+  if (b.pairs_at > 0) {
+    const int64_t blocks = ceil_div(k_total, kGemmKc);
+    WorkPhase ph = uniform_phase("pair_weight", LoopKind::kSlots, f.groups * blocks, slots,
+                                 static_cast<double>(f.groups) * mp * k_total, 0);
+    for (int64_t item = 0; item < f.groups * blocks; ++item) {
+      ph.cost.push_back(move * static_cast<double>(mp * std::min(kGemmKc, k_total - item % blocks * kGemmKc)));
+    }
+    work.push_back(std::move(ph));
+  }
+  // Items as gemm_forward cuts them: row chunks outermost, then (sample, group, tile).
+  const ShiftedGeometry geo(f);
+  const int64_t positions = b.shifted ? geo.q_len : f.y_plane(), tiles = ceil_div(positions, b.tile);
+  const int64_t rows = b.shifted ? b.rows_per_item : m, per_chunk = f.batch * f.groups * tiles;
+  WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
+  for (int64_t item = 0; item < b.items; ++item) {
+    const int64_t r0 = item / per_chunk * rows, p0 = item % per_chunk % tiles * b.tile;
+    const int64_t rows_i = std::min(rows, m - r0), nt = std::min(b.tile, positions - p0);
+    const double macs = static_cast<double>(round_up(rows_i, uk.mr)) * round_up(nt, uk.nr) * k_total;
+    const int64_t b_moved = b.shifted ? cx * (nt + geo.max_shift) : k_total * nt;  // windows, or im2col's B
+    items.cost.push_back(macs + move * static_cast<double>(b_moved + rows_i * nt));
+  }
+  work.push_back(std::move(items));
+  return work;
+}
+
+}  // namespace
 
 std::string call_kind_refusal(const Canonical &c, bool transposed) {
   if (c.transposed == transposed) return "";
@@ -530,6 +581,11 @@ bool gemm_forward_run(const Canonical &c, const GemmKernels &k, const ForwardBlo
 
 std::string gemm_forward_kernel(const GemmKernels &k, const ForwardBlocking &b) { return forward_kernel(k, b); }
 
+Work gemm_forward_work(const Canonical &c, const GemmKernels &k, const ForwardBlocking &b, const Rounding &,
+                       int slots) {
+  return forward_work(c, false, k, b, slots);
+}
+
 std::string gemm_flipped_forward_refusal(const Canonical &c) {
   std::string why = call_kind_refusal(c, false);
   if (why.empty() && !unit_stride(c)) {
@@ -544,6 +600,11 @@ bool gemm_flipped_forward_run(const Canonical &c, const GemmKernels &k, const Fo
 }
 
 std::string gemm_flipped_forward_kernel(const GemmKernels &k, const ForwardBlocking &b) { return forward_kernel(k, b); }
+
+Work gemm_flipped_forward_work(const Canonical &c, const GemmKernels &k, const ForwardBlocking &b, const Rounding &,
+                               int slots) {
+  return forward_work(c, true, k, b, slots);
+}
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -158,5 +158,27 @@ bool gemm_pointwise_data_run(const Canonical &c, const GemmKernels &k, const Poi
 
 std::string gemm_pointwise_data_kernel(const GemmKernels &k, const PointwiseBlocking &) { return k.nn->name; }
 
+Work gemm_pointwise_data_work(const Canonical &c, const GemmKernels &k, const PointwiseBlocking &b, const Rounding &,
+                              int slots) {
+  const GemmUkernel &uk = *k.nn;
+  const double move = move_cost(uk.isa);
+  const int64_t panels = ceil_div(c.cx_per_group, uk.nr), cy = c.cy_per_group;
+  Work work;
+  work.push_back(uniform_phase("pack_weight", LoopKind::kSlots, c.groups * panels, slots,
+                               static_cast<double>(c.groups) * cy * c.cx_per_group, move * uk.nr * cy));
+  // Items as PointwiseData::run cuts them: (group, position chunk, channel chunk), channels innermost.
+  const int64_t chunks = ceil_div(c.cx_per_group, b.channels_per_item);
+  const int64_t flat = c.batch * c.y_plane(), position_chunks = ceil_div(flat, b.positions_per_item);
+  WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
+  for (int64_t item = 0; item < b.items; ++item) {
+    const int64_t t0 = item / chunks % position_chunks * b.positions_per_item, x0 = item % chunks * b.channels_per_item;
+    const int64_t m = std::min(b.positions_per_item, flat - t0), n = std::min(b.channels_per_item, c.cx_per_group - x0);
+    const double macs = static_cast<double>(round_up(m, uk.mr)) * round_up(n, uk.nr) * cy;
+    items.cost.push_back(macs + move * static_cast<double>(m * cy + m * n));  // dy packed, the tile stored
+  }
+  work.push_back(std::move(items));
+  return work;
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -183,6 +183,31 @@ bool gemm_weight_run(const Canonical &c, const GemmKernels &k, const WeightBlock
   return gemm_weight(c, k, b, s, rounding, c.grad_weight);
 }
 
+Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const Rounding &rounding,
+                      int slots) {
+  const WeightGemm gemm(c, k, b, rounding);
+  const double move = move_cost(k.nn->isa);
+  const int64_t mr = b.nt ? k.nt->mr : k.nn->mr, nr = b.nt ? k.nt->nr : k.nn->nr;
+  const int64_t m = c.cy_per_group, n_cols = c.cx_per_group * c.kernel_numel(), plane = c.y_plane();
+  const int64_t blocks_per_sample = ceil_div(plane, b.kc), blocks = c.batch * blocks_per_sample;
+  const int64_t chunks = ceil_div(n_cols, b.cols_per_item);
+  WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
+  for (int64_t item = 0; item < b.items; ++item) {
+    const int64_t j0 = item % chunks * b.cols_per_item, part = item / chunks % b.k_parts;
+    const int64_t nc = std::min(b.cols_per_item, n_cols - j0);
+    int64_t k_len = 0;  // the positions of the part's K blocks
+    for (int64_t kb = part_begin(blocks, b.k_parts, part); kb < part_begin(blocks, b.k_parts, part + 1); ++kb) {
+      k_len += std::min(b.kc, plane - kb % blocks_per_sample * b.kc);
+    }
+    const double macs = static_cast<double>(round_up(m, mr)) * round_up(nc, nr) * k_len;
+    const int64_t moved = (gemm.dy_in_place() ? 0 : m * k_len) + nc * k_len + m * nc;  // dy, im2col, dW
+    items.cost.push_back(macs + move * static_cast<double>(moved));
+  }
+  Work work{std::move(items)};
+  if (b.k_parts > 1) work.push_back(weight_partials_phase(c, b.k_parts, slots, k.nn->isa));
+  return work;
+}
+
 std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) {
   if (!b.nt) return k.nn->name;
   return b.pairs_at > 0 ? k.nt_bf16->name : k.nt->name;

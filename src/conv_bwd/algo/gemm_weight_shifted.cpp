@@ -3,13 +3,12 @@
 // way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
 // items before they run (ShiftedWeightBlocking::shared_dy), read where they lie, or packed by the item. Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
-// kernel (ShiftedWeightBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ, the dy
-// block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR output
-// channels, and an item's Ct is transposed into dW once, at its end.
-// Sums: fixed K blocks and parts (weight_partials.hpp), so the bits do not depend on the thread count.
-// Inf/NaN: the extra products (junk positions, padding) are 0 × an operand value; they change a sum only when that
-// value is not finite, and then the sum is not finite either. So a finite dW is exact, and a non-finite one is
-// handed back to the reference (no operand scan).
+// kernel (ShiftedWeightBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ,
+// the dy block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR
+// output channels, and an item's Ct is transposed into dW once, at its end. Sums: fixed K blocks and parts
+// (weight_partials.hpp), so the bits do not depend on the thread count. Inf/NaN: the extra products (junk positions,
+// padding) are 0 × an operand value; they change a sum only when that value is not finite, and then the sum is not
+// finite either. So a finite dW is exact, and a non-finite one is handed back to the reference (no operand scan).
 #include <algorithm>
 #include <atomic>
 
@@ -76,6 +75,9 @@ class ShiftedWeightGemm {
         shared_dy_(shared_dy),
         pairs_at_(b.pairs_at),
         nt_on_pairs_(ntp_ != nullptr && !dy_in_place_) {}
+
+  // Whether the items pack no dy rows of their own (read where they lie).
+  bool dy_in_place() const { return dy_in_place_; }
 
   // The K blocks of all samples, sample by sample.
   int64_t k_blocks() const { return c_.batch * blocks_per_sample_; }
@@ -408,8 +410,8 @@ class ShiftedWeightGemm {
 
   const Canonical &c_;
   const GemmNtUkernel &uk_;
-  const GemmRaUkernel *const ra_;  // the transposed product's kernel, or nullptr (NT)
-  const GemmRaBf16Ukernel *const pk_;  // RA on BF16 pairs where a block allows (run_ra_pairs), or nullptr
+  const GemmRaUkernel *const ra_;       // the transposed product's kernel, or nullptr (NT)
+  const GemmRaBf16Ukernel *const pk_;   // RA on BF16 pairs where a block allows (run_ra_pairs), or nullptr
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a pass of a block allows (run), or nullptr
   const RowKernels &rk_;
   const ShiftedGeometry geo_;
@@ -497,6 +499,44 @@ std::string gemm_weight_shifted_refusal(const Canonical &c) {
 bool gemm_weight_shifted_run(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b,
                              const GemmScratch &s, const Rounding &rounding) {
   return gemm_weight_shifted(c, k, b, s, rounding, c.grad_weight);
+}
+
+Work gemm_weight_shifted_work(const Canonical &c, const GemmKernels &k, const ShiftedWeightBlocking &b,
+                              const Rounding &rounding, int slots) {
+  const ShiftedWeightGemm gemm(c, k, b, rounding, nullptr);
+  const ShiftedGeometry geo(c);
+  const double move = move_cost(k.nn->isa);
+  const int64_t blocks = gemm.k_blocks(), m = c.cy_per_group, kk = c.kernel_numel();
+  Work work;
+  if (b.shared_dy && b.ra) {  // packed, then transposed
+    work.push_back(uniform_phase("shared_dy", LoopKind::kSlots, c.groups * blocks, slots,
+                                 static_cast<double>(b.kc * m) * static_cast<double>(c.groups * blocks),
+                                 move * 2.0 * static_cast<double>(b.kc * m)));
+  } else if (b.shared_dy) {
+    work.push_back(uniform_phase("shared_dy", LoopKind::kFor, c.groups * blocks * round_up(m, k.nt->mr), slots,
+                                 static_cast<double>(b.kc), move * static_cast<double>(b.kc)));
+  }
+  // The product's tiles: RA's rows are the item's columns (x channel, tap), its columns the output channels.
+  const int64_t row_tile = b.ra ? k.ra->mr : k.nt->nr, m_tile = b.ra ? k.ra->nr : k.nt->mr;
+  const bool dy_packed = !b.shared_dy && !gemm.dy_in_place();
+  const int64_t chunks = ceil_div(c.cx_per_group, b.channels_per_item);
+  WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
+  for (int64_t item = 0; item < b.items; ++item) {
+    const int64_t part = item / chunks % b.k_parts;
+    const int64_t columns = std::min(b.channels_per_item, c.cx_per_group - item % chunks * b.channels_per_item) * kk;
+    double cost = 0;
+    for (int64_t kb = part_begin(blocks, b.k_parts, part); kb < part_begin(blocks, b.k_parts, part + 1); ++kb) {
+      Block blk;
+      gemm.set_k_block(kb, &blk);
+      const double macs = static_cast<double>(round_up(columns, row_tile)) * round_up(m, m_tile) * blk.kc;
+      const int64_t windows = columns / kk * geo.phases * (blk.kc + geo.max_shift);
+      cost += macs + move * static_cast<double>(windows + (dy_packed ? m * blk.kc * (b.ra ? 2 : 1) : 0));
+    }
+    items.cost.push_back(cost + move * static_cast<double>(columns * m));  // dW's columns
+  }
+  work.push_back(std::move(items));
+  if (b.k_parts > 1) work.push_back(weight_partials_phase(c, b.k_parts, slots, k.nn->isa));
+  return work;
 }
 
 std::string gemm_weight_shifted_kernel(const GemmKernels &k, const ShiftedWeightBlocking &b) {

@@ -57,5 +57,11 @@ bool store_weight_partials(const Canonical &c, int64_t parts, const GemmScratch 
   return finite.load();
 }
 
+WorkPhase weight_partials_phase(const Canonical &c, int64_t parts, int slots, Isa isa) {
+  const int64_t n_cols = c.cx_per_group * c.kernel_numel(), rows = c.groups * c.cy_per_group;
+  return uniform_phase("weight_partials", LoopKind::kSlots, rows, slots, static_cast<double>(rows) * n_cols * parts,
+                       stream_cost(isa) * static_cast<double>(n_cols * (parts + 1)));
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
+#include "conv_bwd/work.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -40,6 +41,8 @@ bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in
 // Returns whether every sum is finite.
 bool store_weight_partials(const Canonical &c, int64_t parts, const GemmScratch &s, const Rounding &rounding,
                            const View5 &grad_weight);
+// Its job (work.hpp), which runs after the items when there are several parts.
+WorkPhase weight_partials_phase(const Canonical &c, int64_t parts, int slots, Isa isa);
 
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu
