@@ -178,7 +178,9 @@ const CaseResult *find_case(const std::vector<CaseResult> &results, const CaseRe
   return nullptr;
 }
 
-// Scaling from the fewest to the most threads, per precision mode and mini-batch.
+// Scaling from the fewest to the most threads, per precision mode and mini-batch: the speedup (geomean of the time
+// ratios) and the parallel efficiency it means, speedup × fewest / most threads (compare the demo driver's
+// --simulate-threads, the efficiency the plan predicts).
 void print_scaling(const std::vector<CaseResult> &results, const Groups &groups) {
   int t_lo = 1 << 30, t_hi = 0;
   for (const CaseResult &r : results) {
@@ -186,7 +188,7 @@ void print_scaling(const std::vector<CaseResult> &results, const Groups &groups)
     t_hi = std::max(t_hi, r.threads);
   }
   if (t_hi <= t_lo) return;
-  std::printf("scaling %d -> %d threads (geomean of time ratios):", t_lo, t_hi);
+  std::printf("scaling %d -> %d threads (geomean of time ratios; E = that x %d / %d):", t_lo, t_hi, t_lo, t_hi);
   for (const auto &group : groups) {
     if (std::get<2>(group.first) != t_hi) continue;
     const Precision p = static_cast<Precision>(std::get<0>(group.first));
@@ -197,9 +199,10 @@ void print_scaling(const std::vector<CaseResult> &results, const Groups &groups)
       ours.push_back(lo->ours_ms / r->ours_ms);
       if (r->onednn && lo->onednn) dnn.push_back(lo->onednn_ms / r->onednn_ms);
     }
-    std::printf("  %s/mb%lld ours %.2fx", info(p).name, static_cast<long long>(std::get<1>(group.first)),
-                geomean(ours));
-    if (!dnn.empty()) std::printf(" oneDNN %.2fx", geomean(dnn));
+    const double share = static_cast<double>(t_lo) / static_cast<double>(t_hi);
+    std::printf("  %s/mb%lld ours %.2fx (E %.2f)", info(p).name, static_cast<long long>(std::get<1>(group.first)),
+                geomean(ours), geomean(ours) * share);
+    if (!dnn.empty()) std::printf(" oneDNN %.2fx (E %.2f)", geomean(dnn), geomean(dnn) * share);
   }
   std::printf("\n");
 }

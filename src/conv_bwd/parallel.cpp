@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -200,8 +201,12 @@ Ranges slot_ranges(int64_t count, int slots, double total_cost, int threads) {
   return r;
 }
 
-ItemTimes::ItemTimes() { g_recorder.store(this); }
+ItemTimes::ItemTimes(size_t evict_bytes) : evict_(evict_bytes) { g_recorder.store(this); }
 ItemTimes::~ItemTimes() { g_recorder.store(nullptr); }
+
+void ItemTimes::evict() {
+  if (!evict_.empty()) std::memset(evict_.data(), ++stamp_, evict_.size());
+}
 
 double ItemTimes::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -43,7 +43,9 @@ enum class LoopKind { kFor, kSlots };
 
 // What the loops ran while an ItemTimes was recording (docs/performance.md, "Many cores"): each job with its
 // items' seconds. While one records, every job in the process runs item by item on its calling thread (no thread
-// hand-offs, the same results), so that an item's time is its own.
+// hand-offs, the same results), so that an item's time is its own. Items run one after the other would find the
+// operands they share with the previous one in cache, which items spread over many cores do not: `evict_bytes`
+// (0: none) are written before each item, so that each starts with the private caches holding other data.
 struct TimedJob {
   LoopKind kind = LoopKind::kFor;
   std::vector<double> item_seconds;
@@ -51,7 +53,7 @@ struct TimedJob {
 
 class ItemTimes {
  public:
-  ItemTimes();  // starts recording (one recorder at a time in the process)
+  explicit ItemTimes(size_t evict_bytes = 0);  // starts recording (one recorder at a time in the process)
   ~ItemTimes();
   ItemTimes(const ItemTimes &) = delete;
   ItemTimes &operator=(const ItemTimes &) = delete;
@@ -65,7 +67,10 @@ class ItemTimes {
 
  private:
   double now() const;
+  void evict();
   std::vector<TimedJob> jobs_;
+  std::vector<unsigned char> evict_;
+  unsigned char stamp_ = 0;
 };
 
 template <typename Body>
@@ -74,6 +79,7 @@ void ItemTimes::run(LoopKind kind, int64_t count, Body body) {
   job.kind = kind;
   job.item_seconds.resize(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) {
+    evict();
     const double start = now();
     body(i);
     job.item_seconds[static_cast<size_t>(i)] = now() - start;
