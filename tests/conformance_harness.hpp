@@ -87,7 +87,9 @@ inline double l2_threshold(aclDataType dtype) {
 inline std::string case_text(const ConvCase &c) {
   std::ostringstream os;
   os << aclnn_cpu::conv_bwd::format_desc(c.desc) << " ["
-     << (c.data == Data::kIntegers ? "integers" : c.data == Data::kOnes ? "ones" : "random")
+     << (c.data == Data::kIntegers ? "integers"
+         : c.data == Data::kOnes   ? "ones"
+                                   : "random")
      << " seed " << c.seed << "]";
   return os.str();
 }
@@ -118,9 +120,9 @@ inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, con
     const bool same = (std::isnan(exp) && std::isnan(got)) || got == exp;  // also ±Inf
     const bool unwritten = t.is_poison(i) && !std::isnan(exp);
     if (unwritten || (!same && !(std::fabs(got - exp) <= tol))) {
-      return ::testing::AssertionFailure() << kSlotName[slot] << " element " << i << ": got " << got << ", expected "
-                                           << exp << " (tolerance " << tol << (unwritten ? ", never written" : "")
-                                           << ") in " << case_text(c);
+      return ::testing::AssertionFailure()
+             << kSlotName[slot] << " element " << i << ": got " << got << ", expected " << exp << " (tolerance " << tol
+             << (unwritten ? ", never written" : "") << ") in " << case_text(c);
     }
     if (std::isfinite(exp)) {
       err2 += (got - exp) * (got - exp);
@@ -134,8 +136,8 @@ inline ::testing::AssertionResult check_output(const ConvCase &c, Slot slot, con
   // 16 terms of mixed sign, 1.7e-5 off against 1e-5, well inside its element bound). Such outputs keep the element
   // checks only.
   if (l2_elements >= kL2MinElements && ref2 > 0 && std::sqrt(err2 / ref2) > l2_max) {
-    return ::testing::AssertionFailure() << kSlotName[slot] << " relative l2 error " << std::sqrt(err2 / ref2)
-                                         << " in " << case_text(c);
+    return ::testing::AssertionFailure() << kSlotName[slot] << " relative l2 error " << std::sqrt(err2 / ref2) << " in "
+                                         << case_text(c);
   }
   return ::testing::AssertionSuccess();
 }
@@ -194,6 +196,12 @@ class ApiCall {
 };
 
 inline std::string recent_api_error() { return aclnn_cpu::harness::recent_error(); }
+
+// ACLNN_CPU_ALGO as the environment holds it ("" when unset), to restore with set_algo_setting.
+inline std::string algo_setting() {
+  const char *value = std::getenv("ACLNN_CPU_ALGO");
+  return value != nullptr ? value : "";
+}
 
 // ACLNN_CPU_ALGO = value ("" unsets it), loaded into the settings as aclInit would.
 inline void set_algo_setting(const std::string &value) {
@@ -260,19 +268,20 @@ inline ::testing::AssertionResult check_case(const ConvCase &c, CaseTensors &ten
     const bool requested = s >= kGradInput && c.desc.mask[s - kGradInput] && !(empty && s == kGradInput);
     if (!requested) {
       if (tensors.t[s].bytes() != before[s]) {
-        return ::testing::AssertionFailure() << kSlotName[s] << " was modified although "
-                                             << (s < kGradInput ? "it is an input" : "it was not requested") << " in "
-                                             << case_text(c);
+        return ::testing::AssertionFailure()
+               << kSlotName[s] << " was modified although "
+               << (s < kGradInput ? "it is an input" : "it was not requested") << " in " << case_text(c);
       }
       continue;
     }
     const std::string outside = tensors.t[s].changed_outside_view(before[s]);
-    if (!outside.empty()) return ::testing::AssertionFailure() << kSlotName[s] << ": " << outside << " in " << case_text(c);
+    if (!outside.empty())
+      return ::testing::AssertionFailure() << kSlotName[s] << ": " << outside << " in " << case_text(c);
     RefSums ref;
     if (!empty) {
-      ref = s == kGradInput ? ref_grad_input(setup, go, in, w)
-          : s == kGradWeight ? ref_grad_weight(setup, go, in, w)
-                             : ref_grad_bias(go);
+      ref = s == kGradInput    ? ref_grad_input(setup, go, in, w)
+            : s == kGradWeight ? ref_grad_weight(setup, go, in, w)
+                               : ref_grad_bias(go);
     }
     ::testing::AssertionResult r = check_output(c, static_cast<Slot>(s), tensors.t[s], ref, empty);
     if (!r) return r;

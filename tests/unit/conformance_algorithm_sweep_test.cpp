@@ -30,8 +30,7 @@ std::vector<const AlgorithmEntry *> entries() {
 class ConformanceAlgorithmSweep : public ::testing::TestWithParam<const AlgorithmEntry *> {
  protected:
   void SetUp() override {
-    const char *was = std::getenv("ACLNN_CPU_ALGO");
-    saved_ = was != nullptr ? was : "";
+    saved_ = conformance::algo_setting();
     set_algo(aclnn_cpu::conv_bwd::setting_with_first(*GetParam()));
   }
   void TearDown() override { set_algo(saved_); }

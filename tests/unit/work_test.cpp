@@ -88,8 +88,7 @@ TEST(WorkSimulation, KnownSpreads) {
 class WorkOfThePlan : public ::testing::TestWithParam<const aclnn_cpu::conv_bwd::AlgorithmEntry *> {
  protected:
   void SetUp() override {
-    const char *was = std::getenv("ACLNN_CPU_ALGO");
-    saved_algo_ = was != nullptr ? was : "";
+    saved_algo_ = algo_setting();
     set_algo_setting(aclnn_cpu::conv_bwd::setting_with_first(*GetParam()));
   }
   void TearDown() override { set_algo_setting(saved_algo_); }
