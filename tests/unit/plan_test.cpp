@@ -24,6 +24,7 @@ using aclnn_cpu::conv_bwd::make_plan;
 using aclnn_cpu::conv_bwd::Plan;
 using aclnn_cpu::conv_bwd::PlanContext;
 using aclnn_cpu::conv_bwd::ShiftedWeightBlocking;
+using aclnn_cpu::conv_bwd::WeightBlocking;
 
 PlanContext context(Isa isa, int threads, bool reference_only = false) {
   PlanContext ctx;
@@ -205,15 +206,39 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
   EXPECT_TRUE(wide.grad_weight.blocking<ShiftedWeightBlocking>().ra);
   EXPECT_EQ(wide.grad_weight.blocking<ShiftedWeightBlocking>().kc, 464);
   EXPECT_TRUE(plan_of("mb1_g1_ic128oc128_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1))
-                  .grad_weight.blocking<ShiftedWeightBlocking>().ra);
+                  .grad_weight.blocking<ShiftedWeightBlocking>()
+                  .ra);
   // Not: rows that do not fill the panels (24 of 16), one tap, fewer than 64 columns (a stem's 3 channels × 9).
-  EXPECT_FALSE(
-      plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_FALSE(plan_of("mb1_g1_ic64oc24_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kAvx2, 1))
+                   .grad_weight.blocking<ShiftedWeightBlocking>()
+                   .ra);
   EXPECT_FALSE(plan_of("mb1_g1_ic64oc64_ih20iw20_kh1kw1_mask010", context(Isa::kAvx2, 1))
                    .grad_weight.blocking<ShiftedWeightBlocking>()
                    .ra);
-  EXPECT_FALSE(
-      plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1)).grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_FALSE(plan_of("mb1_g1_ic3oc32_ih56iw56_kh3kw3_sh2sw2_ph1pw1_mask010", context(Isa::kAvx2, 1))
+                   .grad_weight.blocking<ShiftedWeightBlocking>()
+                   .ra);
+}
+
+// ResNet-50's stage-4 1×1 expansion (7² positions: gemm_weight's NN form) has 16 column panels of 32 in each of its
+// 4 K parts. From 4 threads on, where those give fewer than two items per thread, the items also cut dW's rows
+// (evenly, whole MR tiles); at 1-2 threads they keep all 2048 rows.
+TEST(Plan, GradWeightCutsRowsWhenColumnsGiveTooFewItemsForTheThreads) {
+  const char *desc = "mb32_g1_ic512oc2048_ih7iw7_kh1kw1_mask010";
+  for (int threads : {1, 2, 16, 64}) {
+    const Plan p = plan_of(desc, context(Isa::kAvx512, threads));
+    ASSERT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight) << threads;
+    const WeightBlocking &b = p.grad_weight.blocking<WeightBlocking>();
+    EXPECT_EQ(b.k_parts, 4) << threads;
+    const int64_t column_items = 4 * (512 / b.cols_per_item), rows = 2048 / b.rows_per_item;
+    EXPECT_EQ(b.items, column_items * rows) << threads;
+    EXPECT_EQ(b.rows_per_item % 8, 0) << threads;
+    if (threads <= 2) {
+      EXPECT_EQ(b.rows_per_item, 2048) << threads;
+    } else {
+      EXPECT_GE(b.items, 2 * threads) << threads;
+    }
+  }
 }
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {
@@ -342,7 +367,8 @@ TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
     EXPECT_EQ(p.grad_input.blocking<DataBlocking>().position_parts, 4) << threads;
     EXPECT_EQ(common_blocking(p.grad_input.config)->items, 4) << threads;
     EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 4 * 16000) << threads;
-    EXPECT_EQ(p.grad_input.blocking<DataBlocking>().kc, 512) << threads;  // 3 or 4 tiles per item: its 10 × 512 weight packed whole
+    EXPECT_EQ(p.grad_input.blocking<DataBlocking>().kc, 512)
+        << threads;  // 3 or 4 tiles per item: its 10 × 512 weight packed whole
   }
   // ViT's patchify: 196 positions are one tile, so its 3 channels' 256 taps are cut into 4 parts (an even number:
   // 12 items).
@@ -401,10 +427,12 @@ TEST(Plan, TransposedGradInputIsTheForwardGemm) {
             std::string::npos);
   // Stride 1 keeps the shifted layout, and a 1×1 kernel at stride 2 im2col (one tap: nothing to share).
   EXPECT_EQ(plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_ph1pw1_tr1_mask100", context(Isa::kAvx2, 2))
-                .grad_input.blocking<ForwardBlocking>().phase_window,
+                .grad_input.blocking<ForwardBlocking>()
+                .phase_window,
             0);
   EXPECT_EQ(plan_of("mb1_g1_ic3oc5_ih4iw4_kh1kw1_sh2sw2_tr1_oph1opw1_mask100", context(Isa::kAvx2, 2))
-                .grad_input.blocking<ForwardBlocking>().phase_window,
+                .grad_input.blocking<ForwardBlocking>()
+                .phase_window,
             0);
 }
 
@@ -511,9 +539,8 @@ TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
   ASSERT_EQ(status, 0) << error;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(out.rfind("aclnn_cpu_verbose,exec,mb1_g1_ic4oc6_ih9iw9_oh9ow9_kh3kw3", 0), 0u) << out;
-  for (const char *part :
-       {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=direct_data:rows_f32__",
-        " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
+  for (const char *part : {"_dtf32_mask110_cmt1_Ascend910B,", ",compute=hf32-11,", "gradInput=direct_data:rows_f32__",
+                           " gradWeight=gemm_weight_shifted:gemm_nt_", " workspace=", ",ok,time_ms="}) {
     EXPECT_NE(out.find(part), std::string::npos) << part << " missing in " << out;
   }
 }

@@ -46,6 +46,11 @@ constexpr int64_t kNtRowTiles = 8;
 inline int64_t nt_pass_rows(int64_t m, int mr) { return std::min(round_up(m, mr), kNtRowTiles * mr); }
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
+// gemm_weight also cuts its items along dW's rows when its column chunks give fewer than kWeightItemsPerThread items
+// per thread, from kWeightRowSplitThreads threads on (at 1-2 threads the column chunks alone are as tuned and
+// measured there). An element's sum is the same whichever item computes it, so the bits do not change.
+constexpr int64_t kWeightItemsPerThread = 2;
+constexpr int kWeightRowSplitThreads = 4;
 // gemm_weight_shifted takes a 1×1 kernel (the NT kernel on rows read where they lie) only on planes of at least this
 // many y positions; on shorter ones each K block's dot products are short, padded to whole vectors and reduced across
 // lanes every block, and gemm_weight's NN product is faster (AVX-512, one thread, 512 → 512 channels, time of NN / NT:
@@ -125,6 +130,8 @@ struct WeightBlocking : Blocking {
   bool nt = false;            // NT kernel (dy and im2col rows copied) instead of NN (transposed)
   int64_t kc = 0;             // y positions per K block (one sample's)
   int64_t cols_per_item = 0;  // columns of dW per item (a multiple of NR)
+  int64_t rows_per_item = 0;  // dW rows (output channels) per item: all of Cy_g rounded up to MR, or fewer (a
+                              // multiple of MR) when the column chunks give too few items for the threads
   // NT with GemmKernels::nt_bf16: where the slot's pair rows start (dy's MR-rounded rows, then the item's columns,
   // each nt_pair_words of the K block); 0: none.
   int64_t pairs_at = 0;
@@ -219,8 +226,8 @@ ForwardBlocking gemm_flipped_forward_blocking(const Canonical &c, const GemmKern
 // transposed (panels of NR output channels: kc steps of NR floats each) and, when items sum several K blocks, the
 // item's dW columns transposed (one row of the group's output channels per (x channel, tap) column, MR-rounded),
 // summed over its K blocks. (An item of one K block has the kernel store its tiles into dW's rows transposed.)
-// With the dy blocks transposed once for all items (ShiftedWeightBlocking::shared_dy) a slot has no block of its own; its
-// rows area is where the shared blocks are packed through, before the items run.
+// With the dy blocks transposed once for all items (ShiftedWeightBlocking::shared_dy) a slot has no block of its own;
+// its rows area is where the shared blocks are packed through, before the items run.
 struct RaLayout {
   int64_t row, panels, cols;
 

@@ -127,6 +127,15 @@ void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *
   b->shared_floats = a.at + a.floats();
 }
 
+// gemm_weight's dW rows per item (a multiple of mr): all of them, unless `column_items` leave fewer than
+// kWeightItemsPerThread items per thread, then cut evenly into as many row chunks as make up the difference.
+int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int threads) {
+  const int64_t tiles = std::max<int64_t>(1, ceil_div(m, mr)), wanted = kWeightItemsPerThread * threads;
+  if (threads < kWeightRowSplitThreads || column_items >= wanted) return tiles * mr;
+  const int64_t chunks = std::min(tiles, ceil_div(wanted, column_items));
+  return ceil_div(tiles, chunks) * mr;
+}
+
 }  // namespace
 
 WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, int threads) {
@@ -152,11 +161,13 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   const int64_t per_item =
       best_chunk(c.groups * b.k_parts, panels, cap_chunk(std::min(max_panels, panels), slot_of), threads, {16.0});
   b.cols_per_item = per_item * nr;
-  b.items = c.groups * b.k_parts * ceil_div(panels, per_item);
-  b.slot_floats = slot_of(per_item);
+  const int64_t column_items = c.groups * b.k_parts * ceil_div(panels, per_item);
+  b.rows_per_item = weight_rows_per_item(m, mr, column_items, threads);
+  b.items = column_items * ceil_div(m, b.rows_per_item);
+  b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + kcp;
   if (b.nt && k.nt_bf16 != nullptr) {  // after the choices above, so that they (and the sums) are the fp32 kernel's
     b.pairs_at = round_up(b.slot_floats, 16);
-    b.slot_floats = b.pairs_at + (round_up(m, mr) + b.cols_per_item) * nt_pair_words(kcp);
+    b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * nt_pair_words(kcp);
   }
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);

@@ -25,10 +25,27 @@ bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
-// One K block of one work item: rows [0, m) of dy against im2col columns [j0, j0 + nc).
+// One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
 struct Block {
-  int64_t g, n, o0, kc, j0, nc;
+  int64_t g, n, o0, kc, r0, m, j0, nc;
   bool first;
+};
+
+// An item's place: group, K part, dW rows and columns. Items run chunks of columns fastest, then of rows, so that the
+// items one thread runs in a row share their dy rows.
+struct WeightItem {
+  int64_t g, part, r0, m, j0, nc;
+
+  WeightItem(const Canonical &c, const WeightBlocking &b, int64_t item) {
+    const int64_t n_cols = c.cx_per_group * c.kernel_numel();
+    const int64_t chunks = ceil_div(n_cols, b.cols_per_item), row_chunks = ceil_div(c.cy_per_group, b.rows_per_item);
+    j0 = item % chunks * b.cols_per_item;
+    nc = std::min(b.cols_per_item, n_cols - j0);
+    r0 = item / chunks % row_chunks * b.rows_per_item;
+    m = std::min(b.rows_per_item, c.cy_per_group - r0);
+    part = item / (chunks * row_chunks) % b.k_parts;
+    g = item / (chunks * row_chunks * b.k_parts);
+  }
 };
 
 class WeightGemm {
@@ -41,19 +58,21 @@ class WeightGemm {
         dy_(c.y, rounding, im2col_reads_padding(c)),
         kk_(c.kernel_numel()),
         m_(c.cy_per_group),
+        rows_(b.rows_per_item),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
-  // Accumulates the block into acc (row-major, leading dimension ldc); false if dy held a non-finite value.
+  // Accumulates the block into acc (its first row and column; row-major, leading dimension ldc); false if dy held a
+  // non-finite value.
   bool run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     return b_.nt ? run_nt(blk, scratch, acc, ldc) : run_nn(blk, scratch, acc, ldc);
   }
 
  private:
   bool read_dy(const Block &blk, int64_t r, float *out) const {
-    return read_plane_run(dy_, blk.n, blk.g * c_.cy_per_group + r, blk.o0, blk.kc, out);
+    return read_plane_run(dy_, blk.n, blk.g * c_.cy_per_group + blk.r0 + r, blk.o0, blk.kc, out);
   }
 
   void read_col(const Block &blk, int64_t j, float *out) const {
@@ -64,16 +83,16 @@ class WeightGemm {
 
   bool run_nt(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmNtUkernel &uk = *k_.nt;
-    const int64_t kcp = round_up(blk.kc, uk.lanes), mp = round_up(m_, uk.mr), np = round_up(blk.nc, uk.nr);
-    float *a = scratch, *bp = scratch + mp * kcp;
+    const int64_t kcp = round_up(blk.kc, uk.lanes), m = blk.m, mp = round_up(m, uk.mr), np = round_up(blk.nc, uk.nr);
+    float *a = scratch, *bp = scratch + rows_ * kcp;
     bool fin = true;
     // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed.
-    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk.mr * uk.mr : 0;
+    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m / uk.mr * uk.mr : 0;
     const View5 &yv = dy_.view();
     for (int64_t r = m_in_place; r < mp; ++r) {
       float *row = a + r * kcp;
-      if (r < m_) fin &= read_dy(blk, r, row);
-      std::fill(row + (r < m_ ? blk.kc : 0), row + kcp, 0.0f);
+      if (r < m) fin &= read_dy(blk, r, row);
+      std::fill(row + (r < m ? blk.kc : 0), row + kcp, 0.0f);
     }
     for (int64_t j = 0; j < np; ++j) {
       float *row = bp + j * kcp;
@@ -82,12 +101,12 @@ class WeightGemm {
     }
     // The block on the pair kernel when the floors of its rows allow (pairs_exact): both operands as pair rows.
     const int64_t kw = nt_pair_words(kcp);
-    uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at), *b_pairs = a_pairs + mp * kw;
+    uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at), *b_pairs = a_pairs + rows_ * kw;
     const bool on_pairs = ntp_ != nullptr && pairs_exact(ntp_->to_rows(a, kcp, mp, kcp, a_pairs),
                                                          ntp_->to_rows(bp, kcp, np, kcp, b_pairs));
     // Passes of kNtRowTiles MR-tiles of dy rows stay in L2 while every im2col row goes by.
     const int64_t mc = kNtRowTiles * uk.mr;
-    for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+    for (int64_t i0 = 0; i0 < m; i0 += mc) {
       for (int64_t j = 0; j < blk.nc; j += uk.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk.nr, blk.nc - j));
         const float *rows[kMaxNtNr];
@@ -96,12 +115,12 @@ class WeightGemm {
           rows[r] = bp + (j + r) * kcp;
           pair_rows[r] = b_pairs + (j + r) * kw;
         }
-        for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk.mr) {
-          const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m_ - i));
+        for (int64_t i = i0; i < std::min(m, i0 + mc); i += uk.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk.mr, m - i));
           if (on_pairs) {
             ntp_->run(kw, a_pairs + i * kw, kw, pair_rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else if (i < m_in_place) {
-            const float *dy_row = dy_.plain_data() + yv.index(blk.n, blk.g * m_ + i, 0, 0, 0) + blk.o0;
+            const float *dy_row = dy_.plain_data() + yv.index(blk.n, blk.g * m_ + blk.r0 + i, 0, 0, 0) + blk.o0;
             uk.run(kcp, dy_row, yv.strides[1], rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else {
             uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
@@ -114,11 +133,11 @@ class WeightGemm {
 
   bool run_nn(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmUkernel &uk = *k_.nn;
-    float *a = scratch, *bp = a + round_up(m_, uk.mr) * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc;
+    float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc;
     bool fin = true;
-    pack_panels_by_lines(uk.mr, m_, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
+    pack_panels_by_lines(uk.mr, blk.m, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
     pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
-    run_tiles(uk, m_, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
+    run_tiles(uk, blk.m, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
     return fin;
   }
 
@@ -127,6 +146,7 @@ class WeightGemm {
   const WeightBlocking &b_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
+  const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
 };
@@ -136,10 +156,8 @@ class WeightGemm {
 bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight) {
   const WeightGemm gemm(c, k, b, rounding);
-  const int64_t n_cols = c.cx_per_group * c.kernel_numel();
   const int64_t plane = c.y_plane();
   const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
-  const int64_t nc_max = b.cols_per_item, chunks = (n_cols + nc_max - 1) / nc_max;
   const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);
   // Only dy read in place goes unscanned, and only padding can make its Inf a NaN the sums do not have: then the
   // results are scanned (ViT's patchify, which pads nothing, scanned 590K of them for nothing).
@@ -149,14 +167,16 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
     float *scratch = s.base + slot * s.slot_stride;
     bool fin = true, result_fin = true;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
+      const WeightItem it(c, b, item);
       Block blk;
-      blk.g = g;
-      blk.j0 = chunk * nc_max;
-      blk.nc = std::min(nc_max, n_cols - blk.j0);
+      blk.g = it.g;
+      blk.r0 = it.r0;
+      blk.m = it.m;
+      blk.j0 = it.j0;
+      blk.nc = it.nc;
       int64_t ldc = 0;
-      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.j0, &ldc);
-      const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
+      float *acc = weight_accumulator(c, s, grad_weight, in_place, it.part, it.g, it.r0, it.j0, &ldc);
+      const int64_t first = part_begin(blocks, b.k_parts, it.part), last = part_begin(blocks, b.k_parts, it.part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
         blk.n = kb / blocks_per_sample;
         blk.o0 = (kb % blocks_per_sample) * b.kc;
@@ -165,8 +185,8 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
         fin &= gemm.run(blk, scratch, acc, ldc);
       }
       if (b.k_parts == 1) {
-        result_fin &=
-            finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.j0, blk.nc, rounding, scan_results);
+        result_fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, it.g, it.r0, it.m, it.j0, it.nc,
+                                            rounding, scan_results);
       }
     }
     if (!fin) finite.store(false, std::memory_order_relaxed);
@@ -188,19 +208,17 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
   const WeightGemm gemm(c, k, b, rounding);
   const double move = move_cost(k.nn->isa);
   const int64_t mr = b.nt ? k.nt->mr : k.nn->mr, nr = b.nt ? k.nt->nr : k.nn->nr;
-  const int64_t m = c.cy_per_group, n_cols = c.cx_per_group * c.kernel_numel(), plane = c.y_plane();
+  const int64_t plane = c.y_plane();
   const int64_t blocks_per_sample = ceil_div(plane, b.kc), blocks = c.batch * blocks_per_sample;
-  const int64_t chunks = ceil_div(n_cols, b.cols_per_item);
   WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
   for (int64_t item = 0; item < b.items; ++item) {
-    const int64_t j0 = item % chunks * b.cols_per_item, part = item / chunks % b.k_parts;
-    const int64_t nc = std::min(b.cols_per_item, n_cols - j0);
+    const WeightItem it(c, b, item);
     int64_t k_len = 0;  // the positions of the part's K blocks
-    for (int64_t kb = part_begin(blocks, b.k_parts, part); kb < part_begin(blocks, b.k_parts, part + 1); ++kb) {
+    for (int64_t kb = part_begin(blocks, b.k_parts, it.part); kb < part_begin(blocks, b.k_parts, it.part + 1); ++kb) {
       k_len += std::min(b.kc, plane - kb % blocks_per_sample * b.kc);
     }
-    const double macs = static_cast<double>(round_up(m, mr)) * round_up(nc, nr) * k_len;
-    const int64_t moved = (gemm.dy_in_place() ? 0 : m * k_len) + nc * k_len + m * nc;  // dy, im2col, dW
+    const double macs = static_cast<double>(round_up(it.m, mr)) * round_up(it.nc, nr) * k_len;
+    const int64_t moved = (gemm.dy_in_place() ? 0 : it.m * k_len) + it.nc * k_len + it.m * it.nc;  // dy, im2col, dW
     items.cost.push_back(macs + move * static_cast<double>(moved));
   }
   Work work{std::move(items)};

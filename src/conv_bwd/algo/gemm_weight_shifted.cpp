@@ -463,7 +463,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
       blk.c0 = chunk * cpi;
       blk.channels = std::min(cpi, c.cx_per_group - blk.c0);
       int64_t ldc = 0;
-      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, blk.c0 * c.kernel_numel(), &ldc);
+      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, 0, blk.c0 * c.kernel_numel(), &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
       bool stored_finite = true;
       for (int64_t kb = first; kb < last; ++kb) {
@@ -476,8 +476,8 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
         const bool checked = gemm.stores_checked(blk);  // then the kernel's report stands for the scan
-        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, blk.c0 * kk, blk.channels * kk, rounding,
-                                     !checked);
+        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, 0, c.cy_per_group, blk.c0 * kk,
+                                     blk.channels * kk, rounding, !checked);
         if (checked) fin &= stored_finite;
       }
     }

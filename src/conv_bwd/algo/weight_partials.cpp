@@ -15,24 +15,25 @@ bool weight_written_in_place(int64_t k_parts, const Canonical &c, const View5 &g
 }
 
 float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 &grad_weight, bool in_place,
-                          int64_t part, int64_t g, int64_t col0, int64_t *ldc) {
+                          int64_t part, int64_t g, int64_t row0, int64_t col0, int64_t *ldc) {
   if (in_place) {
     *ldc = grad_weight.strides[0];
-    return static_cast<float *>(grad_weight.data) + grad_weight.index(g * c.cy_per_group, 0, 0, 0, 0) + col0;
+    return static_cast<float *>(grad_weight.data) + grad_weight.index(g * c.cy_per_group + row0, 0, 0, 0, 0) + col0;
   }
   *ldc = c.cx_per_group * c.kernel_numel();
-  return weight_partial(c, s, part, g) + col0;
+  return weight_partial(c, s, part, g) + row0 * *ldc + col0;
 }
 
 bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
-                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding, bool scan) {
+                           int64_t g, int64_t row0, int64_t rows, int64_t col0, int64_t count, const Rounding &rounding,
+                           bool scan) {
   if (in_place && !scan) return true;
   bool finite = true;
-  for (int64_t r = 0; r < c.cy_per_group; ++r) {
+  for (int64_t r = 0; r < rows; ++r) {
     const float *row = acc + r * ldc;
     if (scan) finite &= all_finite(row, count);
     if (!in_place)
-      store_run(grad_weight, g * c.cy_per_group + r, -1, col0, count, row, ResultKind::kGradWeight, rounding);
+      store_run(grad_weight, g * c.cy_per_group + row0 + r, -1, col0, count, row, ResultKind::kGradWeight, rounding);
   }
   return finite;
 }

@@ -27,15 +27,17 @@ inline float *weight_partial(const Canonical &c, const GemmScratch &s, int64_t p
 // accumulator itself: the kernel writes it where it lies.
 bool weight_written_in_place(int64_t k_parts, const Canonical &c, const View5 &grad_weight);
 
-// Where the item of (part, group) accumulates from column col0 on: gradWeight itself (in place) or the partial, whose
-// row step goes to *ldc.
+// Where the item of (part, group) accumulates from row row0 and column col0 of the group's dW on: gradWeight itself
+// (in place) or the partial, whose row step goes to *ldc.
 float *weight_accumulator(const Canonical &c, const GemmScratch &s, const View5 &grad_weight, bool in_place,
-                          int64_t part, int64_t g, int64_t col0, int64_t *ldc);
+                          int64_t part, int64_t g, int64_t row0, int64_t col0, int64_t *ldc);
 
-// After the only K part: stores columns [col0, col0 + count) of group g's rows (unless in place). Returns whether
-// they are all finite (with `scan`; without, the caller knows it and gets true).
+// After the only K part: stores columns [col0, col0 + count) of group g's rows [row0, row0 + rows) from acc (at row0,
+// col0; unless in place). Returns whether they are all finite (with `scan`; without, the caller knows it and gets
+// true).
 bool finish_weight_columns(const Canonical &c, const View5 &grad_weight, bool in_place, const float *acc, int64_t ldc,
-                           int64_t g, int64_t col0, int64_t count, const Rounding &rounding, bool scan = true);
+                           int64_t g, int64_t row0, int64_t rows, int64_t col0, int64_t count, const Rounding &rounding,
+                           bool scan = true);
 
 // Adds the partials of every (group, row) in part order into part 0 and stores the row in gradWeight.
 // Returns whether every sum is finite.
