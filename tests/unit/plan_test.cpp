@@ -239,6 +239,17 @@ TEST(Plan, GradWeightCutsRowsWhenColumnsGiveTooFewItemsForTheThreads) {
       EXPECT_GE(b.items, 2 * threads) << threads;
     }
   }
+  // gemm_weight_shifted likewise, in whole panels of its RA kernel: ResNet's 3 × 3 at 56² has 64 output channels, two
+  // panels of 32 (AVX-512).
+  for (int threads : {2, 64}) {
+    const Plan p = plan_of("mb32_g1_ic64oc64_ih56iw56_kh3kw3_ph1pw1_mask010", context(Isa::kAvx512, threads));
+    ASSERT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeightShifted) << threads;
+    const ShiftedWeightBlocking &b = p.grad_weight.blocking<ShiftedWeightBlocking>();
+    ASSERT_TRUE(b.ra) << threads;
+    const int64_t column_items = b.k_parts * ((64 + b.channels_per_item - 1) / b.channels_per_item);
+    EXPECT_EQ(b.rows_per_item, threads == 2 ? 64 : 32) << threads;
+    EXPECT_EQ(b.items, column_items * (64 / b.rows_per_item)) << threads;
+  }
 }
 
 TEST(Plan, DepthwiseLayersGetTheDirectRowAlgorithms) {

@@ -147,11 +147,14 @@ TEST_P(WorkOfThePlan, IsTheJobsTheRunRuns) {
       for (int threads : {1, 3, 16}) expect_same_jobs(parse_case(text + dt, Data::kRandom, 9), threads);
     }
   }
-  // Many output channels, few columns: at 16 threads gemm_weight cuts dW's rows too (NN form on 7², NT on 24²;
-  // 70 rows: a last partial MR tile).
-  for (const char *many_rows : {"mb2_g1_ic8oc64_ih7iw7_kh1kw1", "mb1_g2_ic6oc140_ih24iw24_kh2kw1_ph1pw0"}) {
-    for (const char *dt : {"", "_dtbf16"})
+  // Many output channels, few columns: at 16 threads gradWeight's GEMMs cut dW's rows too (gemm_weight's NN form on
+  // 7², NT on 24² with 70 rows: a last partial MR tile; gemm_weight_shifted's RA product, its only K block per item
+  // and two, and its NT product).
+  for (const char *many_rows : {"mb2_g1_ic8oc64_ih7iw7_kh1kw1", "mb1_g2_ic6oc140_ih24iw24_kh2kw1_ph1pw0",
+                                "mb2_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1", "mb8_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1"}) {
+    for (const char *dt : {"", "_dtbf16"}) {
       expect_same_jobs(parse_case(std::string(many_rows) + dt, Data::kRandom, 9), 16);
+    }
   }
   for (uint64_t seed = 1; seed <= 40; ++seed) expect_same_jobs(random_case(seed), 2);
   EXPECT_GT(chosen_, 0) << GetParam()->name << " was never chosen";

@@ -46,9 +46,10 @@ constexpr int64_t kNtRowTiles = 8;
 inline int64_t nt_pass_rows(int64_t m, int mr) { return std::min(round_up(m, mr), kNtRowTiles * mr); }
 constexpr int64_t kWeightNtKc = 1024;       // gemm_weight's K block with the NT kernel (long dot products)
 constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which gemm_weight uses the NT kernel
-// gemm_weight also cuts its items along dW's rows when its column chunks give fewer than kWeightItemsPerThread items
-// per thread, from kWeightRowSplitThreads threads on (at 1-2 threads the column chunks alone are as tuned and
-// measured there). An element's sum is the same whichever item computes it, so the bits do not change.
+// gemm_weight and gemm_weight_shifted also cut their items along dW's rows when their column chunks give fewer than
+// kWeightItemsPerThread items per thread, from kWeightRowSplitThreads threads on (at 1-2 threads the column chunks
+// alone are as tuned and measured there). An element's sum is the same whichever item computes it, so the bits do not
+// change.
 constexpr int64_t kWeightItemsPerThread = 2;
 constexpr int kWeightRowSplitThreads = 4;
 // gemm_weight_shifted takes a 1×1 kernel (the NT kernel on rows read where they lie) only on planes of at least this
@@ -143,6 +144,7 @@ struct ShiftedWeightBlocking : Blocking {
   bool ra = false;                // the transposed product on the RA kernel instead of NT
   int64_t kc = 0;                 // q positions per K block
   int64_t channels_per_item = 0;  // x channels per item
+  int64_t rows_per_item = 0;      // output channels (dW rows) per item, as WeightBlocking's (RA: a multiple of its NR)
   bool shared_dy = false;         // dy's q-space rows (RA: transposed) packed once, after the partial sums
   int64_t pairs_at = 0;           // with GemmKernels::ra_bf16 (RA) or nt_bf16 (NT): where the slot's pair areas start
                                   // (RaPairLayout, NtPairLayout); 0: none

@@ -127,8 +127,9 @@ void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *
   b->shared_floats = a.at + a.floats();
 }
 
-// gemm_weight's dW rows per item (a multiple of mr): all of them, unless `column_items` leave fewer than
-// kWeightItemsPerThread items per thread, then cut evenly into as many row chunks as make up the difference.
+// gemm_weight's (and gemm_weight_shifted's) dW rows per item (a multiple of mr): all of them, unless `column_items`
+// leave fewer than kWeightItemsPerThread items per thread, then cut evenly into as many row chunks as make up the
+// difference.
 int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int threads) {
   const int64_t tiles = std::max<int64_t>(1, ceil_div(m, mr)), wanted = kWeightItemsPerThread * threads;
   if (threads < kWeightRowSplitThreads || column_items >= wanted) return tiles * mr;
@@ -223,7 +224,9 @@ ShiftedWeightBlocking gemm_weight_shifted_blocking(const Canonical &c, const Gem
   const int64_t dy_floats = c.groups * c.batch * ceil_div(geo.q_len, b.kc) * dy_block_floats;
   b.shared_dy = (b.ra || !geo.q_space_dense(c)) && cpi < c.cx_per_group &&
                 dy_floats * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
-  b.items = c.groups * b.k_parts * ceil_div(c.cx_per_group, cpi);
+  const int64_t column_items = c.groups * b.k_parts * ceil_div(c.cx_per_group, cpi);
+  b.rows_per_item = weight_rows_per_item(m, b.ra ? k.ra->nr : nt.mr, column_items, threads);
+  b.items = column_items * ceil_div(m, b.rows_per_item);
   b.slot_floats = slot_of(cpi, b.shared_dy);
   b.shared_floats = b.shared_dy ? shared_dy_offset(b, c) + dy_floats : b.k_parts * c.groups * m * c.cx_per_group * kk;
   // The pair areas after the choices above, so that they (and the sums) are those of the fp32 kernel.

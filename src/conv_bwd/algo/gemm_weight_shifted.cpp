@@ -42,8 +42,26 @@ bool dy_rows_in_place(const Canonical &c, const ShiftedGeometry &geo, const Oper
 
 struct Block {
   int64_t g, n, c0, channels, q0, kc;
+  int64_t r0, rows;  // the item's output channels (dW rows) of the group: [r0, r0 + rows)
   int64_t kb;        // the K block over all samples: n·(blocks per sample) + q0 / K block
   bool first, only;  // the item's first K block; its only one
+};
+
+// An item's place: group, K part, output channels (dW rows) and x channels. Chunks of x channels run fastest, then
+// of rows, so that the items one thread runs in a row share their dy block.
+struct ShiftedItem {
+  int64_t g, part, r0, rows, c0, channels;
+
+  ShiftedItem(const Canonical &c, const ShiftedWeightBlocking &b, int64_t item) {
+    const int64_t chunks = ceil_div(c.cx_per_group, b.channels_per_item);
+    const int64_t row_chunks = ceil_div(c.cy_per_group, b.rows_per_item);
+    c0 = item % chunks * b.channels_per_item;
+    channels = std::min(b.channels_per_item, c.cx_per_group - c0);
+    r0 = item / chunks % row_chunks * b.rows_per_item;
+    rows = std::min(b.rows_per_item, c.cy_per_group - r0);
+    part = item / (chunks * row_chunks) % b.k_parts;
+    g = item / (chunks * row_chunks * b.k_parts);
+  }
 };
 
 class ShiftedWeightGemm {
@@ -108,6 +126,8 @@ class ShiftedWeightGemm {
   void pack_shared_dy_block(int64_t g, int64_t kb, float *scratch) const {
     Block blk;
     blk.g = g;
+    blk.r0 = 0;
+    blk.rows = m_;
     set_k_block(kb, &blk);
     pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), scratch + ra_at(), shared_dy_block(g, kb));
   }
@@ -136,9 +156,10 @@ class ShiftedWeightGemm {
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + pairs_at_), *b_pairs = a_pairs + lay.columns_at;
     const int64_t kw = nt_pair_words(kcp);  // the block's pair rows (the layout's are of a whole K block)
     const int b_floor = nt_on_pairs_ ? column_pairs(blk, windows, tap_at, kcp, b_pairs) : 0;
-    for (int64_t i0 = 0; i0 < m_; i0 += mc) {
+    const int64_t r_end = blk.r0 + blk.rows;
+    for (int64_t i0 = blk.r0; i0 < r_end; i0 += mc) {
       const float *pass = per_pass ? a : a + i0 * lda_;  // row i of the pass at pass + (i - i0)·lda
-      const int64_t end = std::min(round_up(m_, uk_.mr), i0 + mc);
+      const int64_t end = std::min(round_up(r_end, uk_.mr), i0 + mc);
       if (per_pass) {
         for (int64_t r = std::max(i0, m_in_place); r < end; ++r) pack_dy_row(blk, kcp, r, a + (r - i0) * lda_);
       }
@@ -152,8 +173,8 @@ class ShiftedWeightGemm {
         for (tap_j += uk_.nr; tap_j >= kk_; tap_j -= kk_) ++ch_j;
         const uint32_t *pair_rows[kMaxNtNr];
         for (int r = 0; r < uk_.nr && on_pairs; ++r) pair_rows[r] = b_pairs + (j + std::min(r, nn - 1)) * kw;
-        for (int64_t i = i0; i < std::min(m_, i0 + mc); i += uk_.mr) {
-          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, m_ - i));
+        for (int64_t i = i0; i < std::min(r_end, i0 + mc); i += uk_.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(uk_.mr, r_end - i));
           if (on_pairs) {
             ntp_->run(kw, a_pairs + (i - i0) * kw, kw, pair_rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else if (i < m_in_place) {
@@ -191,7 +212,7 @@ class ShiftedWeightGemm {
     if (ra_ == nullptr || blk.only) return;
     const RaLayout lay = ra_layout();
     const float *ct = scratch + ra_at() + lay.row + lay.panels;
-    ra_->transpose(ct, round_up(m_, ra_->nr), blk.channels * kk_, m_, acc, ldc);
+    ra_->transpose(ct + blk.r0, round_up(m_, ra_->nr), blk.channels * kk_, blk.rows, acc + blk.r0 * ldc, ldc);
   }
 
  private:
@@ -251,7 +272,8 @@ class ShiftedWeightGemm {
     int32_t pair_at[kMaxRaSteps], run_steps[kMaxRaSteps];
     int64_t runs = 0;
     const int64_t kp = ra_pair_steps(steps, kc, pair_at, run_steps, &runs);
-    const int b_floor = ra_b_pairs(pk, dy_t, kcp, panel / pk.nr, run_steps, runs, b_pairs);
+    const int b_floor =
+        ra_b_pairs(pk, dy_t + blk.r0 * kcp, kcp, blk.rows / pk.nr, run_steps, runs, b_pairs + blk.r0 * kp);
     if (b_floor == 0 || !pairs_exact(reversed_windows(blk, kcp, windows, rev), b_floor)) return false;
     uint16_t *end = rev + blk.channels * window_;  // window value f at end[-f]
     for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
@@ -289,9 +311,9 @@ class ShiftedWeightGemm {
   template <typename Tile>
   void for_each_ra_tile(const Block &blk, const float *windows, const int64_t *tap_at, Tile tile) const {
     const int mr = ra_->mr, nr = ra_->nr;
-    const int64_t panel = round_up(m_, nr), cols = blk.channels * kk_;
-    for (int64_t p = 0; p < panel; p += nr) {
-      const int nn = static_cast<int>(std::min<int64_t>(nr, m_ - p));
+    const int64_t cols = blk.channels * kk_;
+    for (int64_t p = blk.r0; p < blk.r0 + blk.rows; p += nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(nr, blk.r0 + blk.rows - p));
       int64_t ch_j = 0, tap_j = 0;
       for (int64_t j = 0; j < cols; j += mr) {
         const int mm = static_cast<int>(std::min<int64_t>(mr, cols - j));
@@ -331,14 +353,14 @@ class ShiftedWeightGemm {
                         });
       if (count == 0) return;  // a block of junk only (large pads or dilation across planes): no K steps
       const View5 &v = dy_.view();
-      for (int64_t p = 0; p < m_; p += nr) {
+      for (int64_t p = blk.r0; p < blk.r0 + blk.rows; p += nr) {
         const float *src = dy_.plain_data() + v.index(blk.n, blk.g * m_ + p, 0, 0, 0) + first;
         ra_->transpose(src, v.strides[1], nr, count, dy_t + p * kcp, nr);
         if (!dy_.plain()) dy_.finish(dy_t + p * kcp, count * nr);
       }
       return;
     }
-    for (int64_t p = 0; p < m_; p += nr) {
+    for (int64_t p = blk.r0; p < blk.r0 + blk.rows; p += nr) {
       for (int64_t i = 0; i < nr; ++i) pack_dy_row(blk, kcp, p + i, rows + i * kcp);
       ra_->transpose(rows, kcp, nr, kcp, dy_t + p * kcp, nr);
     }
@@ -450,21 +472,22 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
       for (int64_t i = begin; i < end; ++i) gemm.pack_shared_dy_row(i / (blocks * rows), (i / rows) % blocks, i % rows);
     });
   }
-  const int64_t cpi = b.channels_per_item, chunks = (c.cx_per_group + cpi - 1) / cpi;
   const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);
   std::atomic<bool> finite{true};
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *scratch = s.base + slot * s.slot_stride;
     bool fin = true;
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t chunk = item % chunks, part = (item / chunks) % b.k_parts, g = item / (chunks * b.k_parts);
+      const ShiftedItem it(c, b, item);
       Block blk;
-      blk.g = g;
-      blk.c0 = chunk * cpi;
-      blk.channels = std::min(cpi, c.cx_per_group - blk.c0);
-      int64_t ldc = 0;
-      float *acc = weight_accumulator(c, s, grad_weight, in_place, part, g, 0, blk.c0 * c.kernel_numel(), &ldc);
-      const int64_t first = part_begin(blocks, b.k_parts, part), last = part_begin(blocks, b.k_parts, part + 1);
+      blk.g = it.g;
+      blk.c0 = it.c0;
+      blk.channels = it.channels;
+      blk.r0 = it.r0;
+      blk.rows = it.rows;
+      int64_t ldc = 0;  // acc: the group's first row, the chunk's first column (the kernels index rows from r0 on)
+      float *acc = weight_accumulator(c, s, grad_weight, in_place, it.part, it.g, 0, blk.c0 * c.kernel_numel(), &ldc);
+      const int64_t first = part_begin(blocks, b.k_parts, it.part), last = part_begin(blocks, b.k_parts, it.part + 1);
       bool stored_finite = true;
       for (int64_t kb = first; kb < last; ++kb) {
         gemm.set_k_block(kb, &blk);
@@ -476,8 +499,8 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
       if (b.k_parts == 1) {
         const int64_t kk = c.kernel_numel();
         const bool checked = gemm.stores_checked(blk);  // then the kernel's report stands for the scan
-        fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, g, 0, c.cy_per_group, blk.c0 * kk,
-                                     blk.channels * kk, rounding, !checked);
+        fin &= finish_weight_columns(c, grad_weight, in_place, acc + blk.r0 * ldc, ldc, it.g, blk.r0, blk.rows,
+                                     blk.c0 * kk, blk.channels * kk, rounding, !checked);
         if (checked) fin &= stored_finite;
       }
     }
@@ -519,20 +542,19 @@ Work gemm_weight_shifted_work(const Canonical &c, const GemmKernels &k, const Sh
   // The product's tiles: RA's rows are the item's columns (x channel, tap), its columns the output channels.
   const int64_t row_tile = b.ra ? k.ra->mr : k.nt->nr, m_tile = b.ra ? k.ra->nr : k.nt->mr;
   const bool dy_packed = !b.shared_dy && !gemm.dy_in_place();
-  const int64_t chunks = ceil_div(c.cx_per_group, b.channels_per_item);
   WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
   for (int64_t item = 0; item < b.items; ++item) {
-    const int64_t part = item / chunks % b.k_parts;
-    const int64_t columns = std::min(b.channels_per_item, c.cx_per_group - item % chunks * b.channels_per_item) * kk;
+    const ShiftedItem it(c, b, item);
+    const int64_t columns = it.channels * kk;
     double cost = 0;
-    for (int64_t kb = part_begin(blocks, b.k_parts, part); kb < part_begin(blocks, b.k_parts, part + 1); ++kb) {
+    for (int64_t kb = part_begin(blocks, b.k_parts, it.part); kb < part_begin(blocks, b.k_parts, it.part + 1); ++kb) {
       Block blk;
       gemm.set_k_block(kb, &blk);
-      const double macs = static_cast<double>(round_up(columns, row_tile)) * round_up(m, m_tile) * blk.kc;
-      const int64_t windows = columns / kk * geo.phases * (blk.kc + geo.max_shift);
-      cost += macs + move * static_cast<double>(windows + (dy_packed ? m * blk.kc * (b.ra ? 2 : 1) : 0));
+      const double macs = static_cast<double>(round_up(columns, row_tile)) * round_up(it.rows, m_tile) * blk.kc;
+      const int64_t windows = it.channels * geo.phases * (blk.kc + geo.max_shift);
+      cost += macs + move * static_cast<double>(windows + (dy_packed ? it.rows * blk.kc * (b.ra ? 2 : 1) : 0));
     }
-    items.cost.push_back(cost + move * static_cast<double>(columns * m));  // dW's columns
+    items.cost.push_back(cost + move * static_cast<double>(columns * it.rows));  // dW's columns
   }
   work.push_back(std::move(items));
   if (b.k_parts > 1) work.push_back(weight_partials_phase(c, b.k_parts, slots, k.nn->isa));
