@@ -131,6 +131,8 @@ class Pool {
         if (ready()) return;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");  // the spin-wait hint, as PAUSE on x86
 #endif
       }
       const auto now = std::chrono::steady_clock::now();

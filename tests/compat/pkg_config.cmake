@@ -53,7 +53,8 @@ foreach(prefix IN ITEMS "${PREFIX}" "${moved}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${PROGRAM} does not build with pkg-config's flags for ${prefix}")
   endif()
-  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}" "${exe}"
+  separate_arguments(run UNIX_COMMAND "${RUN}")  # the emulator of a cross build, or nothing
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}" ${run} "${exe}"
                   RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${exe} built through pkg-config for ${prefix} exited with ${rc}")

@@ -24,7 +24,8 @@ execute_process(COMMAND "${CXX}" -std=c++11 -Wall -Wextra -Werror ${extra} "${WO
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "CANN's sample does not compile or link against ${PREFIX}")
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${PREFIX}/${LIBDIR}" "${WORK_DIR}/seed_sample"
+separate_arguments(run UNIX_COMMAND "${RUN}")  # the emulator of a cross build, or nothing
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${PREFIX}/${LIBDIR}" ${run} "${WORK_DIR}/seed_sample"
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 message("${out}")
 if(NOT rc EQUAL 0)
