@@ -22,9 +22,14 @@ void print_ms(double ms) { std::printf(ms < 1 ? "%9.4f " : ms < 100 ? "%9.3f " :
 
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
+  std::string line, implementer;
   while (std::getline(cpuinfo, line)) {
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    // aarch64 kernels name no model: the implementer and part codes (0x48 0xd01: HiSilicon's Kunpeng 920).
+    if (line.rfind("CPU implementer", 0) == 0) implementer = line.substr(line.find(':') + 2);
+    if (line.rfind("CPU part", 0) == 0 && !implementer.empty()) {
+      return "implementer " + implementer + " part " + line.substr(line.find(':') + 2);
+    }
   }
   return "unknown CPU";
 }
@@ -60,13 +65,20 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
   std::printf("aclnn-cpu %s aclnnConvolutionBackward vs oneDNN %s (ISA %s%s), %s, %u CPUs\n", aclnnCpuGetVersion(),
               onednn_version().c_str(), onednn_isa().c_str(), o.onednn_isa.empty() ? "" : ", capped by --onednn-isa",
               cpu_model().c_str(), std::thread::hardware_concurrency());
-  std::printf(
-      "peak: 256-bit FMA loop %.1f GFLOP/s per thread (= 2 FMA x 8 lanes x 2 flops x %.2f GHz); "
-      "/proc/cpuinfo %.2f GHz (%.1f GFLOP/s)",
-      peak.avx2_gflops, peak.avx2_gflops / 32, peak.nominal_ghz, 32 * peak.nominal_ghz);
+  if (peak.neon_gflops > 0) {
+    std::printf("peak: 128-bit NEON FMA loop %.1f GFLOP/s per thread (= 2 FMA x 4 lanes x 2 flops x %.2f GHz)",
+                peak.neon_gflops, peak.neon_gflops / 16);
+  } else {
+    std::printf(
+        "peak: 256-bit FMA loop %.1f GFLOP/s per thread (= 2 FMA x 8 lanes x 2 flops x %.2f GHz); "
+        "/proc/cpuinfo %.2f GHz (%.1f GFLOP/s)",
+        peak.avx2_gflops, peak.avx2_gflops / 32, peak.nominal_ghz, 32 * peak.nominal_ghz);
+  }
   if (peak.avx512_gflops > 0) std::printf("; 512-bit FMA loop %.1f GFLOP/s", peak.avx512_gflops);
-  std::printf("\n      %%pk = GFLOP/s / (threads x %.1f), the %s peak (--peak)\n", peak.per_core_gflops,
-              peak.per_core_gflops == peak.avx512_gflops ? "AVX-512 FMA" : "AVX2+FMA");
+  const char *unit = peak.neon_gflops > 0                         ? "NEON FMA"
+                     : peak.per_core_gflops == peak.avx512_gflops ? "AVX-512 FMA"
+                                                                  : "AVX2+FMA";
+  std::printf("\n      %%pk = GFLOP/s / (threads x %.1f), the %s peak (--peak)\n", peak.per_core_gflops, unit);
   std::printf(
       "work: GFLOP/s = 2 x MACs x 2 (gradInput + gradWeight; gradBias' adds not counted) / median time\n"
       "ours: GetWorkspaceSize + aclnnConvolutionBackward + aclrtSynchronizeStream via the public API, all three\n"

@@ -68,6 +68,8 @@ double move_cost(Isa isa) {
       return 1;
     case Isa::kAvx2:
       return 8;
+    case Isa::kNeon:
+      return 4;
     default:
       return 16;
   }

@@ -120,7 +120,7 @@ bool parse_fp8_overflow(const std::string &v, Settings *s, std::string *error) {
 
 bool parse_max_isa(const std::string &v, Settings *s, std::string *error) {
   if (parse_isa(v, &s->max_isa)) return true;
-  *error = "ACLNN_CPU_MAX_ISA = \"" + v + "\" is invalid; expected scalar, avx2, avx512 or avx512_bf16";
+  *error = "ACLNN_CPU_MAX_ISA = \"" + v + "\" is invalid; expected scalar, avx2, avx512, avx512_bf16 or neon";
   return false;
 }
 

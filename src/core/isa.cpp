@@ -4,6 +4,9 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
 #endif
 
 namespace aclnn_cpu {
@@ -31,12 +34,14 @@ const char *isa_name(Isa isa) {
       return "avx512";
     case Isa::kAvx512Bf16:
       return "avx512_bf16";
+    case Isa::kNeon:
+      return "neon";
   }
   return "scalar";
 }
 
 bool parse_isa(const std::string &name, Isa *out) {
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16}) {
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kAvx512Bf16, Isa::kNeon}) {
     if (name == isa_name(isa)) {
       *out = isa;
       return true;
@@ -55,15 +60,20 @@ Isa cpu_isa() {
     return Isa::kScalar;
   }();
   return detected;
+#elif defined(__aarch64__) && defined(__linux__)
+  static const Isa detected = (getauxval(AT_HWCAP) & HWCAP_ASIMD) != 0 ? Isa::kNeon : Isa::kScalar;
+  return detected;
 #else
   return Isa::kScalar;
 #endif
 }
 
-Isa usable_isa() {
-  const Isa cap = settings().max_isa;
-  const Isa cpu = cpu_isa();
-  return static_cast<int>(cap) < static_cast<int>(cpu) ? cap : cpu;
+Isa capped_isa(Isa cpu, Isa cap) {
+  if (isa_includes(cpu, cap)) return cap;
+  if (isa_includes(cap, cpu)) return cpu;
+  return Isa::kScalar;
 }
+
+Isa usable_isa() { return capped_isa(cpu_isa(), settings().max_isa); }
 
 }  // namespace aclnn_cpu

@@ -1,8 +1,8 @@
-// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp, gemm_nt_bf16_ukernel.hpp)
-// give bitwise the results of the fp32-FMA path they stand in for: every BF16 case below runs under
-// ACLNN_CPU_MAX_ISA=avx512_bf16 and =avx512 and the outputs' bytes must agree, on random data and on data whose blocks
-// the pair kernel must leave to the fp32 kernel (values whose products or sums would fall below 2^-126, subnormals,
-// Inf, NaN). Skipped, with a message, on CPUs without AVX512-BF16.
+// The BF16 pair kernels (src/conv_bwd/kernels/gemm_bf16_ukernel.hpp, gemm_ra_bf16_ukernel.hpp,
+// gemm_nt_bf16_ukernel.hpp) give bitwise the results of the fp32-FMA path they stand in for: every BF16 case below runs
+// under ACLNN_CPU_MAX_ISA=avx512_bf16 and =avx512 and the outputs' bytes must agree, on random data and on data whose
+// blocks the pair kernel must leave to the fp32 kernel (values whose products or sums would fall below 2^-126,
+// subnormals, Inf, NaN). Skipped, with a message, on CPUs without AVX512-BF16.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -19,7 +19,7 @@ namespace {
 class ConformanceBf16Pairs : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (aclnn_cpu::cpu_isa() < aclnn_cpu::Isa::kAvx512Bf16) {
+    if (!aclnn_cpu::isa_includes(aclnn_cpu::cpu_isa(), aclnn_cpu::Isa::kAvx512Bf16)) {
       GTEST_SKIP() << "this CPU has no AVX512-BF16 (cpu_isa() = " << aclnn_cpu::isa_name(aclnn_cpu::cpu_isa())
                    << "): the pair kernels cannot run here";
     }

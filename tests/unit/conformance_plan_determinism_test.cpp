@@ -61,12 +61,12 @@ PlanContext context(Isa isa, int threads) {
 }
 
 TEST(ConformancePlanDeterminism, AlgorithmChoiceDoesNotDependOnTheThreadCount) {
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
     for (int64_t stride : {1, 2}) {
       const Problem p = volume_problem(stride);
       const Plan one = make_plan(p, context(isa, 1)), two = make_plan(p, context(isa, 2));
       EXPECT_EQ(one.grad_input.algorithm, two.grad_input.algorithm)
-          << "isa " << static_cast<int>(isa) << " stride " << stride << ": 1 thread chose "
+          << "isa " << aclnn_cpu::isa_name(isa) << " stride " << stride << ": 1 thread chose "
           << algorithm_name(one.grad_input.algorithm) << " ("
           << (one.grad_input.refusals.empty() ? "" : one.grad_input.refusals[0]) << "), 2 threads chose "
           << algorithm_name(two.grad_input.algorithm) << " (slot "

@@ -27,8 +27,8 @@ using aclnn_cpu::conv_bwd::Rounding;
 
 std::vector<Isa> runnable_isas() {
   std::vector<Isa> isas;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
-    if (static_cast<int>(isa) <= static_cast<int>(aclnn_cpu::cpu_isa())) isas.push_back(isa);
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
+    if (aclnn_cpu::isa_includes(aclnn_cpu::cpu_isa(), isa)) isas.push_back(isa);
   }
   return isas;
 }

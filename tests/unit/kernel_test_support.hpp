@@ -87,8 +87,8 @@ std::vector<const Kernel *> pointers(const List &list) {
 // Why `k` cannot run here, naming it ("" when it can): not built for this target, or an ISA the CPU lacks.
 template <typename Kernel>
 std::string cannot_run(const Kernel &k) {
-  if (!k.built()) return std::string(k.name) + ": not built for this target (an x86 kernel)";
-  if (static_cast<int>(k.isa) > static_cast<int>(cpu_isa())) {
+  if (!k.built()) return std::string(k.name) + ": not built for this target (a kernel of another architecture)";
+  if (!isa_includes(cpu_isa(), k.isa)) {
     return std::string(k.name) + ": needs " + isa_name(k.isa) + ", this CPU runs " + isa_name(cpu_isa());
   }
   return "";

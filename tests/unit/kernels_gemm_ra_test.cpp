@@ -35,7 +35,7 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
   // (AVX-512's 16-wide one serves m = 16; its NN kernel, 32 wide, then runs n ≤ 16).
   for (const GemmRaUkernel &listed : gemm_ra_ukernels()) {
     const Isa isa = listed.isa;
-    if (!listed.built() || static_cast<int>(isa) > static_cast<int>(cpu_isa())) continue;
+    if (!listed.built() || !isa_includes(cpu_isa(), isa)) continue;
     const GemmRaUkernel *ra = gemm_ra_ukernel(isa, listed.nr);
     ASSERT_EQ(ra, &listed) << listed.name << " is not the kernel chosen for m = " << listed.nr;
     const GemmUkernel &nn = gemm_ukernel(isa);
@@ -99,7 +99,7 @@ TEST(KernelsGemmRa, GiveTheBitsOfTheNnKernelOnPackedRows) {
 TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
   int tested = 0;
   for (const GemmRaUkernel &listed : gemm_ra_ukernels()) {
-    if (!listed.built() || static_cast<int>(listed.isa) > static_cast<int>(cpu_isa())) continue;
+    if (!listed.built() || !isa_includes(cpu_isa(), listed.isa)) continue;
     const GemmRaUkernel *ra = &listed;
     ++tested;
     const int mr = ra->mr, nr = ra->nr;
@@ -151,9 +151,9 @@ TEST(KernelsGemmRa, TransposedStoresReportWhatIsNotFinite) {
 // block; nothing outside the rows × cols it owns is written.
 TEST(KernelsGemmRa, TransposeMovesEveryElementItOwnsOnly) {
   int tested = 0;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
     const GemmRaUkernel *ra = gemm_ra_ukernel(isa, 32);
-    if (static_cast<int>(isa) > static_cast<int>(cpu_isa()) || ra == nullptr || ra->isa != isa) continue;
+    if (!isa_includes(cpu_isa(), isa) || ra == nullptr || ra->isa != isa) continue;
     ++tested;
     for (int64_t rows = 0; rows <= 19; ++rows) {
       for (int64_t cols = 0; cols <= 19; ++cols) {

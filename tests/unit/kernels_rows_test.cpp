@@ -27,7 +27,7 @@ namespace {
 std::vector<Isa> usable_levels() {
   std::vector<Isa> levels;
   for (const RowKernels &table : row_kernel_tables()) {  // every ISA of ACLNN_CPU_KERNEL_ISAS this CPU runs
-    if (table.built() && static_cast<int>(table.isa) <= static_cast<int>(cpu_isa())) levels.push_back(table.isa);
+    if (table.built() && isa_includes(cpu_isa(), table.isa)) levels.push_back(table.isa);
   }
   return levels;
 }

@@ -34,6 +34,13 @@ PlanContext context(Isa isa, int threads, bool reference_only = false) {
   return ctx;
 }
 
+// Whether this build has `isa`'s kernels: an architecture's own only (kernel_isas.hpp). Tests of plans whose
+// expectations name or size another architecture's kernels skip, saying so.
+bool built_for(Isa isa) { return aclnn_cpu::conv_bwd::gemm_ukernel(isa).isa == isa; }
+#define ACLNN_CPU_SKIP_UNLESS_BUILT(isa) \
+  if (!built_for(isa))                   \
+  GTEST_SKIP() << "this build has no " << aclnn_cpu::isa_name(isa) << " kernels (another architecture's)"
+
 Plan plan_of(const std::string &desc, const PlanContext &ctx) {
   const ConvCase c = parse_case(desc);
   CaseTensors t(c);
@@ -161,6 +168,7 @@ TEST(Plan, GradWeightUsesShiftedRowsAtAnyStride) {
 }
 
 TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsAreMany) {
+  ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kAvx512);
   // ResNeXt's 14² layer on AVX2: 16 output channels per group fill one panel of 16, 16 x channels × 9 taps = 144
   // columns; q-space 14 rows of 16 = 224 (one K block). One thread: a whole group per item, each transposing its own
   // dy block. Slot: 16 windows of 224 + 34 = 258 floats, the 9-tap table (19), then the RA areas: 16 dy rows (16 ·
@@ -224,6 +232,7 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
 // 4 K parts. From 4 threads on, where those give fewer than two items per thread, the items also cut dW's rows
 // (evenly, whole MR tiles); at 1-2 threads they keep all 2048 rows.
 TEST(Plan, GradWeightCutsRowsWhenColumnsGiveTooFewItemsForTheThreads) {
+  ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kAvx512);
   const char *desc = "mb32_g1_ic512oc2048_ih7iw7_kh1kw1_mask010";
   for (int threads : {1, 2, 16, 64}) {
     const Plan p = plan_of(desc, context(Isa::kAvx512, threads));
@@ -324,8 +333,8 @@ TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
           order[rank - 1] = 1;
           for (int s : {kGradOutput, kInput, kGradInput}) c.layout[s] = Layout{order, 1, 0};
         }
-        for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
-          if (isa > aclnn_cpu::usable_isa()) continue;
+        for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
+          if (!aclnn_cpu::isa_includes(aclnn_cpu::usable_isa(), isa)) continue;
           std::vector<unsigned char> out[2];
           for (int fused = 0; fused < 2; ++fused) {
             CaseTensors t(c);
@@ -341,7 +350,7 @@ TEST(Plan, DepthwiseFusedPassKeepsTheBitsOfTheSeparatePasses) {
             }
           }
           EXPECT_EQ(out[0], out[1]) << g << dt << (channels_last ? " channels-last" : "") << " isa "
-                                    << static_cast<int>(isa);
+                                    << aclnn_cpu::isa_name(isa);
         }
       }
     }
@@ -372,6 +381,7 @@ TEST(Plan, DirectDataTakesUpTo32ChannelsPerGroupAboveEightOnlyWithGroups) {
 // area (or its taps, when the positions are one tile), decided by the problem alone: wav2vec's one plane of 16000
 // over 13 tiles of 256 → 4 parts at any thread count; 8 planes → one part, planes per item in the slot.
 TEST(Plan, FewXPlanesCutTheirPositionsIntoPartsWhateverTheThreads) {
+  ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kAvx512);
   for (int threads : {1, 2, 3}) {
     const Plan p = plan_of("mb1_g1_ic1oc512_iw16000_kw10_sw5_mask100", context(Isa::kAvx512, threads));
     ASSERT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
@@ -419,6 +429,7 @@ TEST(Plan, GradBiasNeedsItsSumsOnlyAndTheEmptyPathNothing) {
 }
 
 TEST(Plan, TransposedGradInputIsTheForwardGemm) {
+  ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kAvx2);
   const Plan p = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kAvx2, 2));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmForward);
   ASSERT_EQ(p.grad_input.refusals.size(), 4u);
@@ -517,9 +528,32 @@ TEST(Plan, OnlyCallsOfAFewMultiplyAddsRunOnTheCaller) {
 }
 
 TEST(Plan, KernelFollowsTheIsa) {
-  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
-  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx2).name, "gemm_f32_6x16__avx2_fma");
-  EXPECT_STREQ(aclnn_cpu::conv_bwd::gemm_ukernel(Isa::kAvx512).name, "gemm_f32_8x32__avx512f");
+  using aclnn_cpu::conv_bwd::gemm_ukernel;
+  EXPECT_STREQ(gemm_ukernel(Isa::kScalar).name, "gemm_f32_4x8__scalar");
+  // Each architecture's own kernels where built; a level of the other architecture runs the portable ones.
+  const bool x86 = built_for(Isa::kAvx2), neon = built_for(Isa::kNeon);
+  EXPECT_NE(x86, neon) << "one architecture's kernels per build";
+  EXPECT_STREQ(gemm_ukernel(Isa::kAvx2).name, x86 ? "gemm_f32_6x16__avx2_fma" : "gemm_f32_4x8__scalar");
+  EXPECT_STREQ(gemm_ukernel(Isa::kAvx512).name, x86 ? "gemm_f32_8x32__avx512f" : "gemm_f32_4x8__scalar");
+  EXPECT_STREQ(gemm_ukernel(Isa::kNeon).name, neon ? "gemm_f32_6x16__neon" : "gemm_f32_4x8__scalar");
+}
+
+// The NEON kernels have AVX2's tiles (6 × 16 NN and RA), so their plans have AVX2's blocking (the numbers of
+// GradWeightTakesTheRaKernel... and TransposedGradInputIsTheForwardGemm above) under their own names.
+TEST(Plan, NeonPlansHaveTheBlockingOfAvx2sTiles) {
+  ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kNeon);
+  const Plan rnx = plan_of("mb1_g32_ic512oc512_ih14iw14_kh3kw3_ph1pw1_mask010", context(Isa::kNeon, 1));
+  ASSERT_EQ(rnx.grad_weight.algorithm, Algorithm::kGemmWeightShifted);
+  EXPECT_TRUE(rnx.grad_weight.blocking<ShiftedWeightBlocking>().ra);
+  EXPECT_EQ(rnx.grad_weight.blocking<ShiftedWeightBlocking>().kc, 224);
+  EXPECT_EQ(common_blocking(rnx.grad_weight.config)->slot_floats, 11315);
+  EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(rnx).find("gradWeight=gemm_weight_shifted:gemm_ra_f32_6x16__neon"),
+            std::string::npos);
+  const Plan tr = plan_of("mb1_g1_ic16oc8_ih6iw6_kh3kw3_sh2sw2_ph1pw1_tr1_oph1opw1_mask110", context(Isa::kNeon, 2));
+  EXPECT_EQ(tr.grad_input.algorithm, Algorithm::kGemmForward);
+  EXPECT_STREQ(tr.kernels.nn->name, "gemm_f32_6x16__neon");
+  EXPECT_EQ(tr.grad_input.blocking<ForwardBlocking>().tile, 32);
+  EXPECT_EQ(tr.grad_input.blocking<ForwardBlocking>().phase_window, 45);
 }
 
 }  // namespace
@@ -530,6 +564,67 @@ using namespace conformance;
 
 // ACLNN_CPU_VERBOSE=1: one line per call with the descriptor, compute format, algorithm:kernel per output,
 // workspace and time.
+// The ACLNN_CPU_VERBOSE=1 line of one call of `desc` with ACLNN_CPU_MAX_ISA = max_isa ("" for unset), the settings
+// restored after.
+std::string verbose_line(const char *desc, const char *max_isa) {
+  const std::string names[2] = {"ACLNN_CPU_VERBOSE", "ACLNN_CPU_MAX_ISA"};
+  std::string saved[2];
+  bool had[2];
+  for (int i = 0; i < 2; ++i) {
+    const char *v = std::getenv(names[i].c_str());
+    had[i] = v != nullptr;
+    saved[i] = had[i] ? v : "";
+  }
+  setenv("ACLNN_CPU_VERBOSE", "1", 1);
+  if (*max_isa != 0) {
+    setenv("ACLNN_CPU_MAX_ISA", max_isa, 1);
+  } else {
+    unsetenv("ACLNN_CPU_MAX_ISA");
+  }
+  std::string error;
+  EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
+  const ConvCase c = parse_case(desc, Data::kRandom, 5);
+  CaseTensors t(c);
+  ::testing::internal::CaptureStderr();
+  const int status = run_direct(c, t, &error);
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  for (int i = 0; i < 2; ++i) {
+    if (had[i]) {
+      setenv(names[i].c_str(), saved[i].c_str(), 1);
+    } else {
+      unsetenv(names[i].c_str());
+    }
+  }
+  EXPECT_TRUE(aclnn_cpu::load_settings_from_env(&error)) << error;
+  EXPECT_EQ(status, 0) << desc << ": " << error;
+  return out;
+}
+
+// Ordinary FP32, FP16 and BF16 layers name the kernels of the CPU's best level for every output (NEON's on aarch64),
+// and under ACLNN_CPU_MAX_ISA=scalar the portable ones only.
+TEST(PlanVerbose, NamesTheKernelsOfTheIsaAndOnlyPortableOnesUnderTheScalarCap) {
+  const Isa best = aclnn_cpu::cpu_isa();
+  if (best == Isa::kScalar) GTEST_SKIP() << "this CPU runs the portable kernels only";
+  const char *suffix = best == Isa::kNeon ? "__neon" : best == Isa::kAvx2 ? "__avx2_fma" : "__avx512";
+  for (const char *dt : {"f32", "f16", "bf16"}) {
+    const std::string desc = std::string("mb2_g1_ic16oc32_ih14iw14_kh3kw3_ph1pw1_dt") + dt;
+    const std::string best_line = verbose_line(desc.c_str(), "");
+    EXPECT_NE(best_line.find(std::string("gradInput=")), std::string::npos) << best_line;
+    for (const char *output : {"gradInput=", "gradWeight="}) {
+      const size_t at = best_line.find(output);
+      ASSERT_NE(at, std::string::npos) << output << " missing in " << best_line;
+      const std::string field = best_line.substr(at, best_line.find_first_of(" ,", at) - at);
+      EXPECT_NE(field.find(suffix), std::string::npos) << field << " in " << best_line;
+    }
+    EXPECT_EQ(best_line.find("__scalar"), std::string::npos) << best_line;
+    const std::string scalar_line = verbose_line(desc.c_str(), "scalar");
+    EXPECT_NE(scalar_line.find("__scalar"), std::string::npos) << scalar_line;
+    for (const char *other : {"__neon", "__avx"}) {
+      EXPECT_EQ(scalar_line.find(other), std::string::npos) << other << " in " << scalar_line;
+    }
+  }
+}
+
 TEST(PlanVerbose, OneLinePerCallNamesWhatRan) {
   const char *saved = std::getenv("ACLNN_CPU_VERBOSE");
   const std::string saved_value = saved ? saved : "";

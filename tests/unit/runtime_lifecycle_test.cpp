@@ -117,7 +117,7 @@ TEST_F(LifecycleTest, EveryMalformedSettingFailsInitNamingTheVariableTheValueAnd
       {"ACLNN_CPU_NUM_THREADS", "2x", "[0, 4096]"},
       {"ACLNN_CPU_HF32_ROUNDING", "even", "\"away\" (default) or \"rne\""},
       {"ACLNN_CPU_FP8_OVERFLOW", "clip", "\"saturate\" (default) or \"nan\""},
-      {"ACLNN_CPU_MAX_ISA", "avx512f", "scalar, avx2, avx512 or avx512_bf16"},
+      {"ACLNN_CPU_MAX_ISA", "avx512f", "scalar, avx2, avx512, avx512_bf16 or neon"},
       {"ACLNN_CPU_ALGO", "fast", "auto (default), reference or -name"},
       {"ACLNN_CPU_MEM_LIMIT", "1G", "a number of bytes"},
       {"ACLNN_CPU_VERBOSE", "yes", "0 (default), 1 or 2"},

@@ -104,8 +104,8 @@ using AddBlocks = void (*)(const float *v, int64_t n, double lanes[kLanes]);
 // The plan's ISA picks the width (ACLNN_CPU_MAX_ISA caps it, so the tests run every version on one machine).
 AddBlocks add_whole_blocks_for(Isa isa) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (isa >= Isa::kAvx512) return add_whole_blocks_avx512;
-  if (isa >= Isa::kAvx2) return add_whole_blocks_avx2;
+  if (isa_includes(isa, Isa::kAvx512)) return add_whole_blocks_avx512;
+  if (isa_includes(isa, Isa::kAvx2)) return add_whole_blocks_avx2;
 #endif
   (void)isa;
   return add_whole_blocks_baseline;

@@ -1,5 +1,6 @@
-// Portable kernel for CPUs without AVX2+FMA (and the ACLNN_CPU_MAX_ISA=scalar path): plain multiply and add,
-// which the compiler may vectorise with the baseline ISA but never fuses (ISO mode: -ffp-contract=off).
+// Portable kernel for CPUs without AVX2+FMA (and the ACLNN_CPU_MAX_ISA=scalar path): plain multiply and add, which
+// the compiler may vectorise with the baseline ISA. GCC contracts C++ into fused multiply-adds where the baseline has
+// them (aarch64: the NEON kernels' bits), never on x86-64's baseline, which has none.
 #include "conv_bwd/kernels/gemm_ukernel.hpp"
 
 namespace aclnn_cpu {

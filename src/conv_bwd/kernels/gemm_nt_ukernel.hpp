@@ -25,7 +25,8 @@ namespace conv_bwd {
 #define ACLNN_CPU_GEMM_NT_UKERNELS(X) \
   X(2x2, 2, 2, 1, scalar, kScalar)    \
   X(3x4, 3, 4, 8, avx2_fma, kAvx2)    \
-  X(4x4, 4, 4, 16, avx512f, kAvx512)
+  X(4x4, 4, 4, 16, avx512f, kAvx512)  \
+  X(4x4, 4, 4, 4, neon, kNeon)
 
 using GemmNtUkernelSignature = void(int64_t kc, const float *a, int64_t lda, const float *const *b, float *c,
                                     int64_t ldc, int m, int n, bool accumulate);

@@ -27,13 +27,15 @@ namespace conv_bwd {
 // The family's enumerator list: X(tile, mr, nr, isa, level, transpose_isa) for kernel gemm_ra_f32_<tile>__<isa>
 // (run) with gemm_ra_ct_f32_<tile>__<isa> (run_ct), MR × NR, which needs ISA `level`, and the transpose of
 // transpose_isa (gemm_ra_transpose_f32__<transpose_isa>: AVX-512 CPUs run the AVX2 one, 8 × 8 blocks, the panels and
-// columns it moves being a small part). It drives the prototypes (below), the table and the selection
-// (gemm_ukernel.cpp) and the tests (kernels_gemm_ra_test.cpp). The portable 4 × 8 one tried lost to the scalar NT
-// kernel (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms): no scalar entry.
+// columns it moves being a small part; NEON's moves 4 × 4 blocks). It drives the prototypes (below), the table and the
+// selection (gemm_ukernel.cpp) and the tests (kernels_gemm_ra_test.cpp). The portable 4 × 8 one tried lost to the
+// scalar NT kernel (one thread, ResNeXt's 14² × 16 per group 5.0 -> 5.9 ms, ResNet's 14² 3×3 40 -> 48 ms): no scalar
+// entry.
 #define ACLNN_CPU_GEMM_RA_UKERNELS(X)        \
   X(6x16, 6, 16, avx2_fma, kAvx2, avx2_fma)  \
   X(8x32, 8, 32, avx512f, kAvx512, avx2_fma) \
-  X(8x16, 8, 16, avx512f, kAvx512, avx2_fma)
+  X(8x16, 8, 16, avx512f, kAvx512, avx2_fma) \
+  X(6x16, 6, 16, neon, kNeon, neon)
 
 using GemmRaUkernelSignature = void(int64_t kc, const int32_t *at, const float *const *a, const float *b, int64_t ldb,
                                     float *c, int64_t ldc, int m, int n, bool accumulate);
@@ -67,13 +69,14 @@ struct GemmRaUkernel {
 ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GEMM_RA_UKERNEL_PROTOTYPES)
 #undef ACLNN_CPU_GEMM_RA_UKERNEL_PROTOTYPES
 GemmRaTransposeSignature gemm_ra_transpose_f32__avx2_fma;
+GemmRaTransposeSignature gemm_ra_transpose_f32__neon;
 
 // Every kernel of ACLNN_CPU_GEMM_RA_UKERNELS, in its order.
 KernelList<GemmRaUkernel> gemm_ra_ukernels();
 
 // The kernel for `isa` whose panels best fit m output channels, or nullptr (no kernel at or below `isa`): of the
 // highest ISA's, the widest whose NR divides m (no panel part empty), else the widest. AVX2 has one (16 wide),
-// AVX-512 two (32 wide, and 16 wide when m is not a multiple of 32).
+// AVX-512 two (32 wide, and 16 wide when m is not a multiple of 32), NEON one (16 wide).
 const GemmRaUkernel *gemm_ra_ukernel(Isa isa, int64_t m);
 
 }  // namespace conv_bwd

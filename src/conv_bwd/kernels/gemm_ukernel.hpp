@@ -23,7 +23,8 @@ namespace conv_bwd {
 #define ACLNN_CPU_GEMM_UKERNELS(X) \
   X(4x8, 4, 8, scalar, kScalar)    \
   X(6x16, 6, 16, avx2_fma, kAvx2)  \
-  X(8x32, 8, 32, avx512f, kAvx512)
+  X(8x32, 8, 32, avx512f, kAvx512) \
+  X(6x16, 6, 16, neon, kNeon)
 
 // C (= or +=) A·B for m ≤ MR, n ≤ NR (above).
 using GemmUkernelSignature = void(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc, int m,
