@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the Debian packages that scripts/packages.txt lists for one need are installed:
 #   demo  what scripts/demo.sh needs
-#   test  what scripts/test.sh and .ci/run need (the demo's packages included)
+#   test  what scripts/test.sh and .ci/run need (the demo's packages included; "cross" ones unless the host is
+#         aarch64, by bash's HOSTTYPE)
 # When they all are, it prints nothing and costs one dpkg-query call, so the scripts can run it every time.
 # Otherwise, as root, it installs the missing ones with apt-get, non-interactively (CI runs it without stdin);
 # as anyone else it prints the command that would and exits 1, before anything is built.
@@ -27,7 +28,8 @@ while read -r package package_need _; do
   case $package_need in
     demo) wanted+=("$package") ;;
     test) [[ $need == demo ]] || wanted+=("$package") ;;
-    *) echo "aclnn-cpu: ${list}:${line}: need '${package_need}' of ${package} is neither demo nor test" >&2; exit 2 ;;
+    cross) [[ $need == demo || $HOSTTYPE == aarch64 ]] || wanted+=("$package") ;;
+    *) echo "aclnn-cpu: ${list}:${line}: need '${package_need}' of ${package} is not demo, test or cross" >&2; exit 2 ;;
   esac
 done <"$list"
 

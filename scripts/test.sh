@@ -5,9 +5,10 @@
 #   fuzz     clang libFuzzer targets under ASan + UBSan, each run with a fixed seed and a fixed number of runs
 #   tsan     the threaded suites (runtime, executors, compute pool, determinism, concurrency, faults, soak) under
 #            clang's ThreadSanitizer
-#   aarch64  the cross build for aarch64 Linux; its tests labelled qemu (CANN compatibility, examples) under
-#            qemu-aarch64
-# Usage: scripts/test.sh [preset...]   (default: release asan fuzz tsan aarch64). Build trees: build/<preset>.
+#   aarch64  the cross build for aarch64 Linux; its tests labelled qemu (conformance under each ISA cap, kernels,
+#            CANN compatibility, examples) under qemu-aarch64
+# Usage: scripts/test.sh [preset...]   (default: release asan fuzz tsan aarch64; on an aarch64 host, where release
+# is the native aarch64 build, without the cross one). Build trees: build/<preset>.
 # First installs the Debian packages the tests need when they are missing (as root; otherwise it prints the command
 # and stops before building): scripts/packages.txt.
 # Ends with one line "summary: N passed, M failed" over all presets; exits non-zero if anything failed.
@@ -16,7 +17,10 @@ cd "$(dirname "$0")/.."
 scripts/packages.sh test
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(release asan fuzz tsan aarch64)
+if [[ ${#presets[@]} -eq 0 ]]; then
+  presets=(release asan fuzz tsan)
+  [[ $HOSTTYPE == aarch64 ]] || presets+=(aarch64)
+fi
 
 mkdir -p build/logs
 passed=0

@@ -72,6 +72,7 @@ run() {
   shift 2
   rc=0
   env -i PATH="$path" FAKE_DIR="$work" FAKE_UID="$uid" ${FAKE_APT_INSTALLS_NOTHING:+FAKE_APT_INSTALLS_NOTHING=1} \
+    ${FAKE_HOSTTYPE:+HOSTTYPE=$FAKE_HOSTTYPE} \
     "$@" >"$work/out" 2>"$work/err" <"$work/stdin" || rc=$?
 }
 packages() { run "$fakes" "$1" "$BASH" "$repo/scripts/packages.sh" "$2"; }
@@ -122,6 +123,16 @@ case $case in
     packages 1000 demo
     expect_rc 1
     expect_line err "$(sudo_line ninja-build)"
+    ;;
+  cross_on_aarch64)
+    # The cross build's packages are wanted on other hosts only: an aarch64 host builds natively.
+    forget g++-aarch64-linux-gnu qemu-user
+    FAKE_HOSTTYPE=aarch64 packages 0 test
+    expect_rc 0
+    expect_no_apt
+    packages 1000 test
+    expect_rc 1
+    expect_line err "$(sudo_line g++-aarch64-linux-gnu qemu-user)"
     ;;
   apt_leaves_missing)
     forget python3-torch
