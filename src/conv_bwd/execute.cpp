@@ -20,6 +20,7 @@
 #include "conv_bwd/tensor_io.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/float_mode.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -197,9 +198,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
 
 }  // namespace
 
-void print_plan_verbose(const Problem &p, const Plan &plan) {
-  std::fputs(describe_dispatch(p, plan).c_str(), stderr);
-}
+void print_plan_verbose(const Problem &p, const Plan &plan) { std::fputs(describe_dispatch(p, plan).c_str(), stderr); }
 
 uint64_t workspace_size(const Problem &problem) { return make_plan(problem, current_plan_context()).bytes; }
 
@@ -208,6 +207,7 @@ int execute(const Problem &problem, void *workspace, uint64_t workspace_bytes) {
 }
 
 int execute(const Problem &p, const Plan &plan, void *workspace, uint64_t workspace_bytes) {
+  const StandardFloatMode float_mode;  // whatever mode the calling thread is in (core/float_mode.hpp)
   if (p.empty_path) return run_empty_path(p);
   if (!plan.inconsistent.empty()) return internal_failure(p, "inconsistent problem: " + plan.inconsistent);
   const Canonical &c = plan.canonical;

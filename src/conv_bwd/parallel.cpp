@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "core/float_mode.hpp"
 #include "core/int_math.hpp"
 
 namespace aclnn_cpu {
@@ -102,6 +103,7 @@ class Pool {
   // microseconds on bare metal and far more on a virtual CPU, long enough for the caller to run every range
   // itself (measured here: the second thread got a quarter of the work without the spin).
   void worker_loop(int id) {
+    set_standard_float_mode();  // not the mode of the thread that happened to create it (core/float_mode.hpp)
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (has_work(id)) {
