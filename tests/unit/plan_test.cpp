@@ -228,6 +228,25 @@ TEST(Plan, GradWeightTakesTheRaKernelWhereOutputChannelsFillItsPanelsAndColumnsA
                    .ra);
 }
 
+// Small planes of many channels: one short K block per sample, where gemm_weight's product over every sample's
+// positions is faster (kShiftedSmallPlane in gemm_algorithms.hpp); fewer channels or larger planes keep the shifted
+// product.
+TEST(Plan, GradWeightLeavesSmallPlanesOfManyChannelsToGemmWeight) {
+  const Plan p = plan_of("mb8_g1_ic512oc512_ih7iw7_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 2));
+  EXPECT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight);
+  ASSERT_GE(p.grad_weight.refusals.size(), 2u);
+  EXPECT_EQ(p.grad_weight.refusals[1],
+            "gemm_weight_shifted: planes of 49 positions (at most 100) with 512 x 512 channels per group (from 131072 "
+            "pairs): short K blocks");
+  EXPECT_EQ(plan_of("mb8_g1_ic512oc256_ih10iw10_kh3kw3_ph1pw1_mask010", context(Isa::kScalar, 2)).grad_weight.algorithm,
+            Algorithm::kGemmWeight);
+  for (const char *kept :
+       {"mb8_g1_ic256oc256_ih7iw7_kh3kw3_ph1pw1_mask010", "mb8_g1_ic512oc512_ih11iw11_kh3kw3_ph1pw1_mask010",
+        "mb8_g4_ic1024oc512_ih7iw7_kh3kw3_ph1pw1_mask010"}) {
+    EXPECT_EQ(plan_of(kept, context(Isa::kScalar, 2)).grad_weight.algorithm, Algorithm::kGemmWeightShifted) << kept;
+  }
+}
+
 // ResNet-50's stage-4 1×1 expansion (7² positions: gemm_weight's NN form) has 16 column panels of 32 in each of its
 // 4 K parts. From 4 threads on, where those give fewer than two items per thread, the items also cut dW's rows
 // (evenly, whole MR tiles); at 1-2 threads they keep all 2048 rows.

@@ -57,6 +57,14 @@ constexpr int kWeightRowSplitThreads = 4;
 // lanes every block, and gemm_weight's NN product is faster (AVX-512, one thread, 512 → 512 channels, time of NN / NT:
 // 7² 0.41, 10² 0.50-0.60, 14² 0.76-0.79, 16² 0.88-0.97, 20² 1.0-1.07).
 constexpr int64_t kShiftedOneTapMinPlane = 384;
+// Nor planes of at most kShiftedSmallPlane y positions where a group has kShiftedSmallPlaneChannels (x × output
+// channels) or more: each sample's plane is one short K block, and gemm_weight's NN product over all samples'
+// positions is faster. AVX-512 (Zen 5), 3 × 3, mini-batch 8, one thread, ms shifted / NN: 7² 128 → 128 0.9-1.0 /
+// 1.4, 256 → 256 4.7-5.3 / 4.3-6.4 (mini-batch 32: 15-17 / 21), 384 → 384 10.1-10.8 / 9.4, 512 → 256 13.4 / 8.7-9.4,
+// 512 → 512 23-25 / 17-18, 1024 → 1024 122-147 / 69-70; 9² 128 → 128 1.3-1.6 / 2.7-2.8, 512 → 512 34-36 / 26-27;
+// 11² and 14² 512 → 512 even.
+constexpr int64_t kShiftedSmallPlane = 100;
+constexpr int64_t kShiftedSmallPlaneChannels = 512 * 256;
 constexpr int64_t kShiftedKc =
     1024;  // gemm_weight_shifted's K block: long, as each tile's lanes are reduced once per block
 // gemm_weight_shifted with the RA kernel: K blocks of about this many q positions (512 measured 2-5 % faster than

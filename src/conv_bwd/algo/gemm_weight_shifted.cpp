@@ -516,6 +516,11 @@ std::string gemm_weight_shifted_refusal(const Canonical &c) {
     return "1x1 kernel on planes of " + std::to_string(plane) + " positions (fewer than " +
            std::to_string(kShiftedOneTapMinPlane) + "): short dot products";
   }
+  if (why.empty() && plane <= kShiftedSmallPlane && c.cx_per_group * c.cy_per_group >= kShiftedSmallPlaneChannels) {
+    return "planes of " + std::to_string(plane) + " positions (at most " + std::to_string(kShiftedSmallPlane) +
+           ") with " + std::to_string(c.cx_per_group) + " x " + std::to_string(c.cy_per_group) +
+           " channels per group (from " + std::to_string(kShiftedSmallPlaneChannels) + " pairs): short K blocks";
+  }
   return why;
 }
 
