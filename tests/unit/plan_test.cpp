@@ -247,9 +247,10 @@ TEST(Plan, GradWeightLeavesSmallPlanesOfManyChannelsToGemmWeight) {
   }
 }
 
-// ResNet-50's stage-4 1×1 expansion (7² positions: gemm_weight's NN form) has 16 column panels of 32 in each of its
-// 4 K parts. From 4 threads on, where those give fewer than two items per thread, the items also cut dW's rows
-// (evenly, whole MR tiles); at 1-2 threads they keep all 2048 rows.
+// ResNet-50's stage-4 1×1 expansion (7² positions: gemm_weight's NN form) has 16 column panels of 32; its dW of 2^20
+// floats is summed in one K part, of 7 blocks of 5 samples (the last of 2). From 4 threads on, where the columns give
+// fewer than two items per thread, the items also cut dW's rows (evenly, whole MR tiles); at 1-2 threads they keep
+// all 2048 rows.
 TEST(Plan, GradWeightCutsRowsWhenColumnsGiveTooFewItemsForTheThreads) {
   ACLNN_CPU_SKIP_UNLESS_BUILT(Isa::kAvx512);
   const char *desc = "mb32_g1_ic512oc2048_ih7iw7_kh1kw1_mask010";
@@ -257,8 +258,9 @@ TEST(Plan, GradWeightCutsRowsWhenColumnsGiveTooFewItemsForTheThreads) {
     const Plan p = plan_of(desc, context(Isa::kAvx512, threads));
     ASSERT_EQ(p.grad_weight.algorithm, Algorithm::kGemmWeight) << threads;
     const WeightBlocking &b = p.grad_weight.blocking<WeightBlocking>();
-    EXPECT_EQ(b.k_parts, 4) << threads;
-    const int64_t column_items = 4 * (512 / b.cols_per_item), rows = 2048 / b.rows_per_item;
+    EXPECT_EQ(b.k_parts, 1) << threads;
+    EXPECT_EQ(b.samples_per_block, 5) << threads;
+    const int64_t column_items = 512 / b.cols_per_item, rows = 2048 / b.rows_per_item;
     EXPECT_EQ(b.items, column_items * rows) << threads;
     EXPECT_EQ(b.rows_per_item % 8, 0) << threads;
     if (threads <= 2) {

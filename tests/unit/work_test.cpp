@@ -151,7 +151,9 @@ TEST_P(WorkOfThePlan, IsTheJobsTheRunRuns) {
   // 7², NT on 24² with 70 rows: a last partial MR tile; gemm_weight_shifted's RA product, its only K block per item
   // and two, and its NT product).
   for (const char *many_rows : {"mb2_g1_ic8oc64_ih7iw7_kh1kw1", "mb1_g2_ic6oc140_ih24iw24_kh2kw1_ph1pw0",
-                                "mb2_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1", "mb8_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1"}) {
+                                "mb2_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1", "mb8_g1_ic8oc64_ih9iw9_kh3kw3_ph1pw1",
+                                // gemm_weight's K blocks of 2 samples, the last of 1
+                                "mb7_g1_ic8oc64_ih5iw5_kh3kw3_ph1pw1"}) {
     for (const char *dt : {"", "_dtbf16"}) {
       expect_same_jobs(parse_case(std::string(many_rows) + dt, Data::kRandom, 9), 16);
     }

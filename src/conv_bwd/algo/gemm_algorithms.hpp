@@ -40,6 +40,9 @@ namespace conv_bwd {
 constexpr int64_t kGemmKc = 256;                       // K block: fixed, so sums never depend on the partition
 constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
+// gemm_weight: a group's dW of this many floats or more (4 MiB, past a core's L2) is summed in one K part: its rows and
+// columns give items enough, and each part would be a partial that large, read back from memory.
+constexpr int64_t kWeightWholeKFloats = int64_t{1} << 20;
 // The NT gradWeight loops take dy rows in passes of kNtRowTiles MR-row tiles, which stay in L2 while every column of
 // the item goes by; rows that are packed (not read where they lie) are packed pass by pass (nt_pass_rows per pass).
 constexpr int64_t kNtRowTiles = 8;
@@ -135,15 +138,35 @@ struct Blocking {
 
 // gemm_weight.
 struct WeightBlocking : Blocking {
-  int64_t k_parts = 1;        // fixed number of partial sums over K (never the thread count)
-  bool nt = false;            // NT kernel (dy and im2col rows copied) instead of NN (transposed)
-  int64_t kc = 0;             // y positions per K block (one sample's)
-  int64_t cols_per_item = 0;  // columns of dW per item (a multiple of NR)
-  int64_t rows_per_item = 0;  // dW rows (output channels) per item: all of Cy_g rounded up to MR, or fewer (a
-                              // multiple of MR) when the column chunks give too few items for the threads
+  int64_t k_parts = 1;            // fixed number of partial sums over K (never the thread count)
+  bool nt = false;                // NT kernel (dy and im2col rows copied) instead of NN (transposed)
+  int64_t kc = 0;                 // y positions per K block (one sample's), or room for the whole planes below
+  int64_t samples_per_block = 1;  // NN on planes shorter than kc: a K block is the whole planes of this many samples
+  int64_t cols_per_item = 0;      // columns of dW per item (a multiple of NR)
+  int64_t rows_per_item = 0;      // dW rows (output channels) per item: all of Cy_g rounded up to MR, or fewer (a
+                                  // multiple of MR) when the column chunks give too few items for the threads
   // NT with GemmKernels::nt_bf16: where the slot's pair rows start (dy's MR-rounded rows, then the item's columns,
   // each nt_pair_words of the K block); 0: none.
   int64_t pairs_at = 0;
+};
+
+// gemm_weight's K blocks, in the order their products are summed: kb-th block = positions [o0, o0 + positions) of
+// each of `samples` consecutive samples from n (one sample unless its plane is shorter than the block).
+struct WeightKBlock {
+  int64_t n = 0, samples = 0, o0 = 0, positions = 0;
+
+  WeightKBlock() = default;
+  WeightKBlock(const Canonical &c, const WeightBlocking &b, int64_t kb) {
+    const int64_t plane = c.y_plane(), per_sample = ceil_div(plane, b.kc);
+    n = kb / per_sample * b.samples_per_block;
+    samples = std::min(b.samples_per_block, c.batch - n);
+    o0 = kb % per_sample * b.kc;
+    positions = std::min(b.kc, plane - o0);
+  }
+  int64_t len() const { return samples * positions; }
+  static int64_t count(const Canonical &c, const WeightBlocking &b) {
+    return ceil_div(c.batch, b.samples_per_block) * ceil_div(c.y_plane(), b.kc);
+  }
 };
 
 // gemm_weight_shifted: NT kernel, or RA (the transposed product).

@@ -152,7 +152,16 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   const int64_t kcp = b.nt ? round_up(std::min(b.kc, c.y_plane()), nt.lanes) : b.kc;
   // K (N × output positions) is long and M × N small: the work is cut along K into a fixed number of parts,
   // so that every part packs its dy rows and im2col columns once, whatever the thread count.
-  b.k_parts = std::min<int64_t>(kWeightKParts, c.batch * ceil_div(c.y_plane(), b.kc));
+  const int64_t parts = m * n >= kWeightWholeKFloats ? 1 : kWeightKParts;
+  // NN on planes shorter than a K block: blocks of whole planes of several samples, as many per K part, so that each
+  // kernel call sums a long K and each part's dW is loaded and stored once per block, not once per sample (7² planes:
+  // 49 steps per call and 16 passes over dW at mini-batch 16).
+  if (!b.nt && c.y_plane() < b.kc) {
+    const int64_t per_part = ceil_div(c.batch, std::min(parts, c.batch));
+    const int64_t blocks_per_part = ceil_div(per_part, b.kc / c.y_plane());
+    b.samples_per_block = ceil_div(per_part, blocks_per_part);
+  }
+  b.k_parts = std::min(parts, WeightKBlock::count(c, b));
   const int64_t panels = ceil_div(n, nr);
   auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2

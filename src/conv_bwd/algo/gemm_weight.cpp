@@ -1,7 +1,7 @@
-// gradWeight as GEMMs: per group, dW (Cy_g × Cx_g·K) = Σ over K blocks (b.kc y positions of one sample each)
-// of dy rows times implicit im2col rows of x. The K blocks are cut into k_parts fixed parts; each part sums its
-// blocks into its own fp32 partial, and the partials are added in part order, so the result does not depend on
-// the thread count.
+// gradWeight as GEMMs: per group, dW (Cy_g × Cx_g·K) = Σ over K blocks (WeightKBlock: b.kc y positions of one
+// sample, or the whole short planes of several) of dy rows times implicit im2col rows of x. The K blocks are cut into
+// k_parts fixed parts; each part sums its blocks into its own fp32 partial, and the partials are added in part order,
+// so the result does not depend on the thread count.
 //   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel.
 //   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel.
 #include <algorithm>
@@ -25,9 +25,10 @@ bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
-// One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
+// One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc); kc = k.len() positions.
 struct Block {
-  int64_t g, n, o0, kc, r0, m, j0, nc;
+  int64_t g, kc, r0, m, j0, nc;
+  WeightKBlock k;
   bool first;
 };
 
@@ -71,14 +72,23 @@ class WeightGemm {
   }
 
  private:
+  // A K line of the block: each sample's positions after the previous sample's.
   bool read_dy(const Block &blk, int64_t r, float *out) const {
-    return read_plane_run(dy_, blk.n, blk.g * c_.cy_per_group + blk.r0 + r, blk.o0, blk.kc, out);
+    bool fin = true;
+    for (int64_t i = 0; i < blk.k.samples; ++i) {
+      fin &= read_plane_run(dy_, blk.k.n + i, blk.g * c_.cy_per_group + blk.r0 + r, blk.k.o0, blk.k.positions,
+                            out + i * blk.k.positions);
+    }
+    return fin;
   }
 
   void read_col(const Block &blk, int64_t j, float *out) const {
     const int64_t col = blk.j0 + j;
-    im2col_run(c_, x_, blk.n, blk.g * c_.cx_per_group + col / kk_, Im2colTap(c_, col % kk_), im2col_start(c_, blk.o0),
-               blk.kc, out);
+    const Im2colTap tap(c_, col % kk_);
+    for (int64_t i = 0; i < blk.k.samples; ++i) {
+      im2col_run(c_, x_, blk.k.n + i, blk.g * c_.cx_per_group + col / kk_, tap, im2col_start(c_, blk.k.o0),
+                 blk.k.positions, out + i * blk.k.positions);
+    }
   }
 
   bool run_nt(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
@@ -120,7 +130,7 @@ class WeightGemm {
           if (on_pairs) {
             ntp_->run(kw, a_pairs + i * kw, kw, pair_rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else if (i < m_in_place) {
-            const float *dy_row = dy_.plain_data() + yv.index(blk.n, blk.g * m_ + blk.r0 + i, 0, 0, 0) + blk.o0;
+            const float *dy_row = dy_.plain_data() + yv.index(blk.k.n, blk.g * m_ + blk.r0 + i, 0, 0, 0) + blk.k.o0;
             uk.run(kcp, dy_row, yv.strides[1], rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           } else {
             uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
@@ -156,8 +166,7 @@ class WeightGemm {
 bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking &b, const GemmScratch &s,
                  const Rounding &rounding, const View5 &grad_weight) {
   const WeightGemm gemm(c, k, b, rounding);
-  const int64_t plane = c.y_plane();
-  const int64_t blocks_per_sample = (plane + b.kc - 1) / b.kc, blocks = c.batch * blocks_per_sample;
+  const int64_t blocks = WeightKBlock::count(c, b);
   const bool in_place = weight_written_in_place(b.k_parts, c, grad_weight);
   // Only dy read in place goes unscanned, and only padding can make its Inf a NaN the sums do not have: then the
   // results are scanned (ViT's patchify, which pads nothing, scanned 590K of them for nothing).
@@ -168,7 +177,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
     bool fin = true, result_fin = true;
     for (int64_t item = begin; item < end; ++item) {
       const WeightItem it(c, b, item);
-      Block blk;
+      Block blk{};
       blk.g = it.g;
       blk.r0 = it.r0;
       blk.m = it.m;
@@ -178,9 +187,8 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
       float *acc = weight_accumulator(c, s, grad_weight, in_place, it.part, it.g, it.r0, it.j0, &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, it.part), last = part_begin(blocks, b.k_parts, it.part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
-        blk.n = kb / blocks_per_sample;
-        blk.o0 = (kb % blocks_per_sample) * b.kc;
-        blk.kc = std::min(b.kc, plane - blk.o0);
+        blk.k = WeightKBlock(c, b, kb);
+        blk.kc = blk.k.len();
         blk.first = kb == first;
         fin &= gemm.run(blk, scratch, acc, ldc);
       }
@@ -208,14 +216,13 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
   const WeightGemm gemm(c, k, b, rounding);
   const double move = move_cost(k.nn->isa);
   const int64_t mr = b.nt ? k.nt->mr : k.nn->mr, nr = b.nt ? k.nt->nr : k.nn->nr;
-  const int64_t plane = c.y_plane();
-  const int64_t blocks_per_sample = ceil_div(plane, b.kc), blocks = c.batch * blocks_per_sample;
+  const int64_t blocks = WeightKBlock::count(c, b);
   WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
   for (int64_t item = 0; item < b.items; ++item) {
     const WeightItem it(c, b, item);
     int64_t k_len = 0;  // the positions of the part's K blocks
     for (int64_t kb = part_begin(blocks, b.k_parts, it.part); kb < part_begin(blocks, b.k_parts, it.part + 1); ++kb) {
-      k_len += std::min(b.kc, plane - kb % blocks_per_sample * b.kc);
+      k_len += WeightKBlock(c, b, kb).len();
     }
     const double macs = static_cast<double>(round_up(it.m, mr)) * round_up(it.nc, nr) * k_len;
     const int64_t moved = (gemm.dy_in_place() ? 0 : it.m * k_len) + it.nc * k_len + it.m * it.nc;  // dy, im2col, dW
