@@ -147,6 +147,13 @@ const PairCase kCases[] = {
     {"mb1_g1_ic20oc37_ih50iw50_kh1kw1_sh2sw2_dtbf16:bf16:bf16:f32:f32:f32", kNt},
     {"mb2_g1_ic13oc20_ih46iw46_kh1kw1_sh2sw2_dtbf16", kNt},
     {"mb1_g1_ic6oc9_iw2200_kw3_sw2_pw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
+    // gemm_weight's NN form (gradWeight alone): 1×1 on short planes with MR and NR remainders and K parts of one
+    // sample; groups and blocks of 3 samples; blocks of 2 and a last of 1 on 1-D planes of 7 (K blocks of odd length: a
+    // pad half); 3×3 on 7² planes of 512 channels (one K part, blocks of 2 samples).
+    {"mb3_g1_ic20oc37_ih7iw7_kh1kw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kNn},
+    {"mb9_g2_ic16oc24_ih5iw6_kh1kw1_mask010_dtbf16", kNn},
+    {"mb5_g1_ic33oc9_iw7_kw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kNn},
+    {"mb2_g1_ic512oc256_ih7iw7_kh3kw3_ph1pw1_mask010_dtbf16", kNn},
 };
 
 TEST_F(ConformanceBf16Pairs, RandomDataGivesTheFp32PathsBits) {

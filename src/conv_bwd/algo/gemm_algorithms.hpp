@@ -145,8 +145,9 @@ struct WeightBlocking : Blocking {
   int64_t cols_per_item = 0;      // columns of dW per item (a multiple of NR)
   int64_t rows_per_item = 0;      // dW rows (output channels) per item: all of Cy_g rounded up to MR, or fewer (a
                                   // multiple of MR) when the column chunks give too few items for the threads
-  // NT with GemmKernels::nt_bf16: where the slot's pair rows start (dy's MR-rounded rows, then the item's columns,
-  // each nt_pair_words of the K block); 0: none.
+  // With GemmKernels::nt_bf16 (NT) or bf16 (NN): where the slot's pair areas start (NT: dy's MR-rounded rows, then
+  // the item's columns, each nt_pair_words of the K block; NN: the A pair panels of rows_per_item lines, then the B
+  // ones of cols_per_item, each pair_steps(kc) words per line); 0: none.
   int64_t pairs_at = 0;
 };
 

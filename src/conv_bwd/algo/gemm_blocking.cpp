@@ -175,9 +175,13 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   b.rows_per_item = weight_rows_per_item(m, mr, column_items, threads);
   b.items = column_items * ceil_div(m, b.rows_per_item);
   b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + kcp;
-  if (b.nt && k.nt_bf16 != nullptr) {  // after the choices above, so that they (and the sums) are the fp32 kernel's
+  // After the choices above, so that they (and the sums) are the fp32 kernel's.
+  if (b.nt && k.nt_bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * nt_pair_words(kcp);
+  } else if (!b.nt && k.bf16 != nullptr) {
+    b.pairs_at = round_up(b.slot_floats, 16);
+    b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * pair_steps(b.kc);
   }
   b.shared_floats = b.k_parts * c.groups * m * n;
   b.flops = gemm_flops(c);

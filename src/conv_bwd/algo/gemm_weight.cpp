@@ -61,7 +61,8 @@ class WeightGemm {
         m_(c.cy_per_group),
         rows_(b.rows_per_item),
         dy_in_place_(dy_rows_in_place(b, dy_)),
-        ntp_(b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr) {}
+        ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
+        nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
@@ -147,8 +148,31 @@ class WeightGemm {
     bool fin = true;
     pack_panels_by_lines(uk.mr, blk.m, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
     pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
-    run_tiles(uk, blk.m, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
+    if (nnp_ == nullptr || !run_nn_pairs(blk, a, bp, scratch, acc, ldc)) {
+      run_tiles(uk, blk.m, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
+    }
     return fin;
+  }
+
+  // The block on the pair kernel, both operands' panels paired, when their floors allow (pairs_exact); false: left
+  // to the fp32 kernel.
+  bool run_nn_pairs(const Block &blk, const float *a, const float *bp, float *scratch, float *acc, int64_t ldc) const {
+    const GemmBf16Ukernel &pk = *nnp_;
+    const int64_t kp = pair_steps(blk.kc);
+    uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at);
+    uint32_t *b_pairs = a_pairs + rows_ * pair_steps(b_.kc);
+    if (!pairs_exact(pk.to_pairs(a, ceil_div(blk.m, pk.mr), pk.mr, blk.kc, a_pairs),
+                     pk.to_pairs(bp, ceil_div(blk.nc, pk.nr), pk.nr, blk.kc, b_pairs))) {
+      return false;
+    }
+    for (int64_t j = 0; j < blk.nc; j += pk.nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(pk.nr, blk.nc - j));
+      for (int64_t i = 0; i < blk.m; i += pk.mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(pk.mr, blk.m - i));
+        pk.run(kp, a_pairs + i * kp, b_pairs + j * kp, acc + i * ldc + j, ldc, mm, nn, !blk.first);
+      }
+    }
+    return true;
   }
 
   const Canonical &c_;
@@ -159,6 +183,7 @@ class WeightGemm {
   const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
+  const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr
 };
 
 }  // namespace
@@ -234,8 +259,8 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
 }
 
 std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) {
-  if (!b.nt) return k.nn->name;
-  return b.pairs_at > 0 ? k.nt_bf16->name : k.nt->name;
+  if (b.pairs_at > 0) return b.nt ? k.nt_bf16->name : k.bf16->name;
+  return b.nt ? k.nt->name : k.nn->name;
 }
 
 }  // namespace conv_bwd
