@@ -52,9 +52,9 @@ TEST(ConformanceEdgeGeometries, AgreeWithTheReference) {
 }
 
 // gemm_weight's NN form on planes shorter than its K block sums the whole planes of several samples per block
-// (WeightKBlock): blocks of 2 with a last one of 1 (7 samples in 4 parts), one block for a part's 5 samples, and a
-// group's dW of 2^20 floats or more in one K part of blocks of 20 (1-D, 7 positions). FP32, FP16 and BF16 against the
-// reference, and a NaN in the last sample of a block.
+// (WeightKBlock): blocks of 2 with a last one of 1 (7 samples in 4 parts), 5 per block, blocks of 2 with two blocks in
+// some parts (12 samples of 100 positions: 6 blocks in 4 parts), and a group's dW of 2^20 floats in one K part (3
+// samples in one block). FP32, FP16 and BF16 against the reference, and a NaN in the last sample of a block.
 TEST(ConformanceEdgeGeometries, GradWeightBlocksOfSeveralSamples) {
   struct Expect {
     const char *desc;
@@ -67,7 +67,8 @@ TEST(ConformanceEdgeGeometries, GradWeightBlocksOfSeveralSamples) {
   } skip;
   for (const Expect &e :
        {Expect{"mb7_g1_ic5oc24_ih5iw5_kh3kw3_ph1pw1", 2, 4},
-        Expect{"mb20_g2_ic6oc10_ih3iw4_kh2kw2_sh1sw2_ph1pw0", 5, 4}, Expect{"mb40_g1_ic1024oc1024_iw7_kw1", 20, 1}}) {
+        Expect{"mb20_g2_ic6oc10_ih3iw4_kh2kw2_sh1sw2_ph1pw0", 5, 4},
+        Expect{"mb12_g1_ic4oc8_ih10iw10_kh3kw3_ph1pw1", 2, 4}, Expect{"mb3_g1_ic1024oc1024_iw7_kw1", 3, 1}}) {
     for (const char *p : {"_mask010_dtf32_cmt0", "_mask010_dtf16_cmt0", "_mask010_dtbf16_cmt0"}) {
       const std::string text = std::string(e.desc) + p;
       const ConvCase c = parse_case(text, Data::kRandom, 25);
