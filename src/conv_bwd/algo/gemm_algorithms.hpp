@@ -43,6 +43,7 @@ constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at m
 // gemm_weight: a group's dW of this many floats or more (4 MiB, past a core's L2) is summed in one K part: its rows and
 // columns give items enough, and each part would be a partial that large, read back from memory.
 constexpr int64_t kWeightWholeKFloats = int64_t{1} << 20;
+constexpr int64_t kWeightMaxBoxFloats = int64_t{16} << 10;  // gemm_weight: x boxes of a block at most (64 KiB)
 // The NT gradWeight loops take dy rows in passes of kNtRowTiles MR-row tiles, which stay in L2 while every column of
 // the item goes by; rows that are packed (not read where they lie) are packed pass by pass (nt_pass_rows per pass).
 constexpr int64_t kNtRowTiles = 8;
@@ -143,6 +144,7 @@ struct WeightBlocking : Blocking {
   int64_t kc = 0;                 // y positions per K block (one sample's), or room for the whole planes below
   int64_t samples_per_block = 1;  // NN on planes shorter than kc: a K block is the whole planes of this many samples
   int64_t cols_per_item = 0;      // columns of dW per item (a multiple of NR)
+  int64_t box_floats = 0;         // NN on whole planes: a channel's padded x box per sample of a block (0: im2col runs)
   int64_t rows_per_item = 0;      // dW rows (output channels) per item: all of Cy_g rounded up to MR, or fewer (a
                                   // multiple of MR) when the column chunks give too few items for the threads
   // With GemmKernels::nt_bf16 (NT) or bf16 (NN): where the slot's pair areas start (NT: dy's MR-rounded rows, then
@@ -168,6 +170,17 @@ struct WeightKBlock {
   static int64_t count(const Canonical &c, const WeightBlocking &b) {
     return ceil_div(c.batch, b.samples_per_block) * ceil_div(c.y_plane(), b.kc);
   }
+};
+
+// gemm_weight's x box: the part of a channel's padded x plane its taps read, extent[d] = (y − 1)·s + (k − 1)·dil + 1
+// per spatial dim from x index −pad_begin; a tap's im2col line is then a few row copies from it.
+struct XBox {
+  int64_t extent[kSpatial];
+  explicit XBox(const Canonical &c) {
+    for (int d = 0; d < kSpatial; ++d)
+      extent[d] = (c.y_size[d] - 1) * c.stride[d] + (c.kernel[d] - 1) * c.dilation[d] + 1;
+  }
+  int64_t floats() const { return extent[0] * extent[1] * extent[2]; }
 };
 
 // gemm_weight_shifted: NT kernel, or RA (the transposed product).

@@ -175,6 +175,13 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   b.rows_per_item = weight_rows_per_item(m, mr, column_items, threads);
   b.items = column_items * ceil_div(m, b.rows_per_item);
   b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + kcp;
+  // NN on whole planes: each channel's x box per sample read once for all its taps (im2col runs of a short plane went
+  // segment by segment, each tap reading the plane again).
+  const int64_t boxes = b.samples_per_block * XBox(c).floats();
+  if (!b.nt && c.kernel_numel() > 1 && c.y_plane() <= b.kc && boxes <= kWeightMaxBoxFloats) {
+    b.box_floats = XBox(c).floats();
+    b.slot_floats += boxes;
+  }
   // After the choices above, so that they (and the sums) are the fp32 kernel's.
   if (b.nt && k.nt_bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);

@@ -59,6 +59,7 @@ class WeightGemm {
         dy_(c.y, rounding, im2col_reads_padding(c)),
         kk_(c.kernel_numel()),
         m_(c.cy_per_group),
+        box_(c),
         rows_(b.rows_per_item),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
@@ -142,12 +143,65 @@ class WeightGemm {
     return fin;
   }
 
+  // The x box of `channel` for sample n (XBox): x's rows where they lie inside it, zeros elsewhere, rounded as read.
+  void fill_box(int64_t n, int64_t channel, float *box) const {
+    const View5 &v = x_.view();
+    const int64_t *ext = box_.extent;
+    const int64_t w_lo = std::min(ext[2], c_.pad_begin[2]), w_hi = std::min(ext[2], c_.pad_begin[2] + c_.x_size[2]);
+    for (int64_t b0 = 0; b0 < ext[0]; ++b0) {
+      const int64_t xd = b0 - c_.pad_begin[0];
+      for (int64_t b1 = 0; b1 < ext[1]; ++b1) {
+        const int64_t xh = b1 - c_.pad_begin[1];
+        float *row = box + (b0 * ext[1] + b1) * ext[2];
+        const bool inside = xd >= 0 && xd < c_.x_size[0] && xh >= 0 && xh < c_.x_size[1] && w_lo < w_hi;
+        if (!inside) {
+          std::fill(row, row + ext[2], 0.0f);
+          continue;
+        }
+        std::fill(row, row + w_lo, 0.0f);
+        x_.read(v.index(n, channel, xd, xh, w_lo - c_.pad_begin[2]), v.strides[4], w_hi - w_lo, row + w_lo);
+        std::fill(row + w_hi, row + ext[2], 0.0f);
+      }
+    }
+  }
+
+  // Tap `tap`'s im2col line of a whole plane from its x box.
+  void line_from_box(const float *box, const Im2colTap &tap, float *out) const {
+    const int64_t *ext = box_.extent;
+    const int64_t s2 = c_.stride[2], yw = c_.y_size[2];
+    for (int64_t od = 0; od < c_.y_size[0]; ++od) {
+      for (int64_t oh = 0; oh < c_.y_size[1]; ++oh, out += yw) {
+        const float *src =
+            box +
+            ((od * c_.stride[0] + tap.kd * c_.dilation[0]) * ext[1] + oh * c_.stride[1] + tap.kh * c_.dilation[1]) *
+                ext[2] +
+            tap.kw * c_.dilation[2];
+        for (int64_t ow = 0; ow < yw; ++ow) out[ow] = src[ow * s2];
+      }
+    }
+  }
+
   bool run_nn(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmUkernel &uk = *k_.nn;
-    float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc;
+    float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = tmp + kGemmKc;
     bool fin = true;
     pack_panels_by_lines(uk.mr, blk.m, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
-    pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
+    if (b_.box_floats > 0) {
+      int64_t boxed = -1;  // the channel whose boxes `boxes` holds
+      pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) {
+        const int64_t col = blk.j0 + j, channel = blk.g * c_.cx_per_group + col / kk_;
+        if (channel != boxed) {
+          for (int64_t i = 0; i < blk.k.samples; ++i) fill_box(blk.k.n + i, channel, boxes + i * b_.box_floats);
+          boxed = channel;
+        }
+        const Im2colTap tap(c_, col % kk_);
+        for (int64_t i = 0; i < blk.k.samples; ++i) {
+          line_from_box(boxes + i * b_.box_floats, tap, out + i * blk.k.positions);
+        }
+      });
+    } else {
+      pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
+    }
     if (nnp_ == nullptr || !run_nn_pairs(blk, a, bp, scratch, acc, ldc)) {
       run_tiles(uk, blk.m, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
     }
@@ -180,6 +234,7 @@ class WeightGemm {
   const WeightBlocking &b_;
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
+  const XBox box_;
   const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
