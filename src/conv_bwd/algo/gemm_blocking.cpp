@@ -177,10 +177,10 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + kcp;
   // NN on whole planes: each channel's x box per sample read once for all its taps (im2col runs of a short plane went
   // segment by segment, each tap reading the plane again).
-  const int64_t boxes = b.samples_per_block * XBox(c).floats();
-  if (!b.nt && c.kernel_numel() > 1 && c.y_plane() <= b.kc && boxes <= kWeightMaxBoxFloats) {
-    b.box_floats = XBox(c).floats();
-    b.slot_floats += boxes;
+  const int64_t box = XBox(c).floats();
+  if (!b.nt && c.kernel_numel() > 1 && c.y_plane() <= b.kc && b.samples_per_block * box <= kWeightMaxBoxFloats) {
+    b.box_floats = box;
+    b.slot_floats += b.samples_per_block * box;
   }
   // After the choices above, so that they (and the sums) are the fp32 kernel's.
   if (b.nt && k.nt_bf16 != nullptr) {

@@ -25,11 +25,12 @@ bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
-// One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc); kc = k.len() positions.
+// One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
 struct Block {
-  int64_t g, kc, r0, m, j0, nc;
+  int64_t g, r0, m, j0, nc;
   WeightKBlock k;
   bool first;
+  int64_t kc() const { return k.len(); }  // K steps: the block's positions in all its samples
 };
 
 // An item's place: group, K part, dW rows and columns. Items run chunks of columns fastest, then of rows, so that the
@@ -95,21 +96,21 @@ class WeightGemm {
 
   bool run_nt(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmNtUkernel &uk = *k_.nt;
-    const int64_t kcp = round_up(blk.kc, uk.lanes), m = blk.m, mp = round_up(m, uk.mr), np = round_up(blk.nc, uk.nr);
+    const int64_t kcp = round_up(blk.kc(), uk.lanes), m = blk.m, mp = round_up(m, uk.mr), np = round_up(blk.nc, uk.nr);
     float *a = scratch, *bp = scratch + rows_ * kcp;
     bool fin = true;
     // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed.
-    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m / uk.mr * uk.mr : 0;
+    const int64_t m_in_place = dy_in_place_ && kcp == blk.kc() ? m / uk.mr * uk.mr : 0;
     const View5 &yv = dy_.view();
     for (int64_t r = m_in_place; r < mp; ++r) {
       float *row = a + r * kcp;
       if (r < m) fin &= read_dy(blk, r, row);
-      std::fill(row + (r < m ? blk.kc : 0), row + kcp, 0.0f);
+      std::fill(row + (r < m ? blk.kc() : 0), row + kcp, 0.0f);
     }
     for (int64_t j = 0; j < np; ++j) {
       float *row = bp + j * kcp;
       if (j < blk.nc) read_col(blk, j, row);
-      std::fill(row + (j < blk.nc ? blk.kc : 0), row + kcp, 0.0f);
+      std::fill(row + (j < blk.nc ? blk.kc() : 0), row + kcp, 0.0f);
     }
     // The block on the pair kernel when the floors of its rows allow (pairs_exact): both operands as pair rows.
     const int64_t kw = nt_pair_words(kcp);
@@ -185,10 +186,10 @@ class WeightGemm {
     const GemmUkernel &uk = *k_.nn;
     float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = tmp + kGemmKc;
     bool fin = true;
-    pack_panels_by_lines(uk.mr, blk.m, blk.kc, tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
+    pack_panels_by_lines(uk.mr, blk.m, blk.kc(), tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
     if (b_.box_floats > 0) {
       int64_t boxed = -1;  // the channel whose boxes `boxes` holds
-      pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) {
+      pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp, [&](int64_t j, float *out) {
         const int64_t col = blk.j0 + j, channel = blk.g * c_.cx_per_group + col / kk_;
         if (channel != boxed) {
           for (int64_t i = 0; i < blk.k.samples; ++i) fill_box(blk.k.n + i, channel, boxes + i * b_.box_floats);
@@ -200,10 +201,10 @@ class WeightGemm {
         }
       });
     } else {
-      pack_panels_by_lines(uk.nr, blk.nc, blk.kc, tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
+      pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
     }
     if (nnp_ == nullptr || !run_nn_pairs(blk, a, bp, scratch, acc, ldc)) {
-      run_tiles(uk, blk.m, blk.nc, blk.kc, a, bp, acc, ldc, !blk.first);
+      run_tiles(uk, blk.m, blk.nc, blk.kc(), a, bp, acc, ldc, !blk.first);
     }
     return fin;
   }
@@ -212,11 +213,11 @@ class WeightGemm {
   // to the fp32 kernel.
   bool run_nn_pairs(const Block &blk, const float *a, const float *bp, float *scratch, float *acc, int64_t ldc) const {
     const GemmBf16Ukernel &pk = *nnp_;
-    const int64_t kp = pair_steps(blk.kc);
+    const int64_t kp = pair_steps(blk.kc());
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at);
     uint32_t *b_pairs = a_pairs + rows_ * pair_steps(b_.kc);
-    if (!pairs_exact(pk.to_pairs(a, ceil_div(blk.m, pk.mr), pk.mr, blk.kc, a_pairs),
-                     pk.to_pairs(bp, ceil_div(blk.nc, pk.nr), pk.nr, blk.kc, b_pairs))) {
+    if (!pairs_exact(pk.to_pairs(a, ceil_div(blk.m, pk.mr), pk.mr, blk.kc(), a_pairs),
+                     pk.to_pairs(bp, ceil_div(blk.nc, pk.nr), pk.nr, blk.kc(), b_pairs))) {
       return false;
     }
     for (int64_t j = 0; j < blk.nc; j += pk.nr) {
@@ -268,7 +269,6 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
       const int64_t first = part_begin(blocks, b.k_parts, it.part), last = part_begin(blocks, b.k_parts, it.part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
         blk.k = WeightKBlock(c, b, kb);
-        blk.kc = blk.k.len();
         blk.first = kb == first;
         fin &= gemm.run(blk, scratch, acc, ldc);
       }
