@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "conv_bwd/algo/depthwise.hpp"
+#include "conv_bwd/algo/grad_bias.hpp"
 #include "conv_bwd/algo/rounding.hpp"
 #include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/plan.hpp"
@@ -119,9 +120,9 @@ Work plan_work(const Problem &p, const Plan &plan) {
   const double move = move_cost(plan.isa), stream = stream_cost(plan.isa);
   if (p.mask[2] && !fused) {
     const View5 &go = c.grad_output;
-    const int64_t per_channel = go.shape[0] * go.spatial_numel();
-    work.push_back(uniform_phase("sum_grad_bias", LoopKind::kFor, go.shape[1], plan.slots,
-                                 static_cast<double>(per_channel), stream * static_cast<double>(per_channel)));
+    const int64_t block = grad_bias_block(go.shape[1]), per_block = block * go.shape[0] * go.spatial_numel();
+    work.push_back(uniform_phase("sum_grad_bias", LoopKind::kFor, ceil_div(go.shape[1], block), plan.slots,
+                                 static_cast<double>(per_block), stream * static_cast<double>(per_block)));
   }
   if (fused) append(&work, depthwise_both_work(c, plan.slots));
   if (p.mask[0] && !fused && c.any_term) output_work(plan, plan.grad_input, c, rounding, true, &work);

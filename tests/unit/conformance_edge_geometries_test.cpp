@@ -88,6 +88,28 @@ TEST(ConformanceEdgeGeometries, GradWeightBlocksOfSeveralSamples) {
   EXPECT_TRUE(check_case(nan));
 }
 
+// gemm_weight on 1 × 1 layers at stride 1 without padding reads each sample's x plane as its im2col column: long planes
+// (NT form, two K blocks per sample, the second from position 1024 on) and short ones (NN form, the whole planes of
+// several samples per block; BF16 on the pair kernel where the host has it), FP32, FP16 and BF16.
+TEST(ConformanceEdgeGeometries, GradWeightOfOneByOneLayersReadsXPlanesAsColumns) {
+  struct Skip {  // gemm_weight_shifted, which would take the long planes; restored however the test ends
+    std::string saved = algo_setting();
+    Skip() { set_algo_setting("-gemm_weight_shifted"); }
+    ~Skip() { set_algo_setting(saved); }
+  } skip;
+  for (const char *desc : {"mb2_g1_ic5oc9_ih40iw41", "mb7_g2_ic80oc48_ih7iw7", "mb3_g1_ic33oc17_id3ih5iw4"}) {
+    for (const char *p : {"_mask010_dtf32_cmt0", "_mask010_dtf16_cmt0", "_mask010_dtbf16_cmt0"}) {
+      const std::string text = std::string(desc) + p;
+      const ConvCase c = parse_case(text, Data::kRandom, 27);
+      CaseTensors tensors(c);
+      const aclnn_cpu::conv_bwd::Problem prob = build_problem(c, tensors);
+      const aclnn_cpu::conv_bwd::Plan plan = make_plan(prob, aclnn_cpu::conv_bwd::current_plan_context());
+      ASSERT_EQ(plan.grad_weight.algorithm, aclnn_cpu::conv_bwd::Algorithm::kGemmWeight) << text;
+      EXPECT_TRUE(check_case(c)) << text;
+    }
+  }
+}
+
 // One non-finite value in each operand, at the corner that meets the padding. Then 1×1 layers whose gradWeight reads
 // FP32 rows in place (no operand scan: the result is checked), strided with and without padding (gemm_weight, planes
 // of 1024) and at stride 1 (gemm_weight_shifted); and depthwise layers (shifted gradWeight, stride 2 and 1; gradInput

@@ -4,7 +4,8 @@
 // a last pair over a zero), writing and accumulating:
 //   - to_pairs against a scalar pairing (step 2i's BF16 in the high half, step 2i + 1's in the low half) and its
 //     exponent floor against a scalar scan, on normal, tiny, subnormal, Inf and NaN values; steps_to_pairs, from
-//     BF16 rows, against the same pairing of those values as fp32 panels, at line counts around the widths;
+//     BF16 rows, and lines_to_pairs, from fp32 lines, against the same pairing of those values as fp32 panels, at
+//     line counts around the widths;
 //   - the kernel bit for bit against a scalar model of VDPBF16PS as Intel's manual documents it (per lane: the high
 //     halves' product added first, then the low halves'; BF16 subnormal inputs and the accumulator read as zero,
 //     each result below 2^-126 flushed to zero; one rounding per addition), on random BF16 values with subnormals
@@ -159,6 +160,60 @@ TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
   const uint16_t *zero_steps[2] = {zeros.data(), zeros.data()};
   std::vector<uint32_t> out(8 * 2);
   EXPECT_EQ(k.steps_to_pairs(zero_steps, 2, 9, 8, out.data(), 8), 254);
+}
+
+// lines_to_pairs on fp32 lines (a line pitch beyond kc, NaN there, which must be neither read into a panel nor seen by
+// the floor) against the scalar pairing of the same values laid out as fp32 panels, lines past `lines` zero.
+TEST_P(KernelsGemmBf16, LinePairsFromFp32LinesAreThePanelsPairs) {
+  const GemmBf16Ukernel &k = *GetParam();
+  for (int width : {k.mr, k.nr}) {
+    for (int64_t lines : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, int64_t{width - 1}, int64_t{width},
+                          int64_t{width + 1}, int64_t{3 * width + 5}}) {
+      for (int64_t kc : {1, 2, 7, 15, 16, 17, 33, 64, 257}) {
+        for (bool tiny : {false, true}) {
+          const int64_t ld = kc + 5, panels = ceil_div(lines, width), kp = pair_steps(kc);
+          const std::vector<float> values = random_bf16(kc * lines, static_cast<uint32_t>(5 + kc + lines), tiny);
+          std::vector<float> src(static_cast<size_t>(lines * ld), NAN);
+          std::vector<float> fp32(static_cast<size_t>(panels * width * kc), 0.0f);
+          for (int64_t i = 0; i < lines; ++i) {
+            for (int64_t s = 0; s < kc; ++s) {
+              const float v = values[static_cast<size_t>(i * kc + s)];
+              src[static_cast<size_t>(i * ld + s)] = v;
+              fp32[static_cast<size_t>((i / width * kc + s) * width + i % width)] = v;
+            }
+          }
+          std::vector<uint32_t> got(static_cast<size_t>(panels * kp * width + 7), 0xDEADBEEFu);
+          const int floor = k.lines_to_pairs(src.data(), ld, lines, kc, width, got.data());
+          EXPECT_EQ(floor, expected_floor(values)) << "width " << width << " lines " << lines << " kc " << kc;
+          for (int64_t p = 0; p < panels; ++p) {
+            const std::vector<float> panel(fp32.begin() + p * width * kc, fp32.begin() + (p + 1) * width * kc);
+            for (int64_t i = 0; i < kp; ++i) {
+              for (int line = 0; line < width; ++line) {
+                ASSERT_EQ(got[static_cast<size_t>((p * kp + i) * width + line)],
+                          expected_pair(panel, width, kc, i, line))
+                    << "width " << width << " lines " << lines << " kc " << kc << " panel " << p << " step " << i
+                    << " line " << line;
+              }
+            }
+          }
+          for (size_t w = static_cast<size_t>(panels * kp * width); w < got.size(); ++w) {
+            ASSERT_EQ(got[w], 0xDEADBEEFu) << "past the panels, width " << width << " lines " << lines << " kc " << kc;
+          }
+        }
+      }
+    }
+  }
+  // Inf, NaN and a subnormal inside the lines each give floor 0; zeros alone 254; 1 and 2 give 127.
+  for (float special : {INFINITY, NAN, 1e-39f}) {
+    std::vector<float> v(3 * 20, 0.5f);
+    v[2 * 20 + 17] = special;
+    std::vector<uint32_t> out(2 * 10 * 8);
+    EXPECT_EQ(k.lines_to_pairs(v.data(), 20, 3, 20, 8, out.data()), 0) << special;
+  }
+  const std::vector<float> zeros(4 * 9, 0.0f), ones_twos{1.0f, 2.0f, 2.0f, 1.0f};
+  std::vector<uint32_t> out(8 * 5);
+  EXPECT_EQ(k.lines_to_pairs(zeros.data(), 9, 4, 9, 8, out.data()), 254);
+  EXPECT_EQ(k.lines_to_pairs(ones_twos.data(), 2, 2, 2, 8, out.data()), 127);
 }
 
 TEST_P(KernelsGemmBf16, MatchesTheInstructionsDocumentedArithmetic) {

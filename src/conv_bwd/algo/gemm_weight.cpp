@@ -3,7 +3,8 @@
 // k_parts fixed parts; each part sums its blocks into its own fp32 partial, and the partials are added in part order,
 // so the result does not depend on the thread count.
 //   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel.
-//   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel.
+//   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel; on BF16 pairs both read
+//   as lines and paired from there in one pass.
 #include <algorithm>
 #include <atomic>
 
@@ -23,6 +24,15 @@ namespace {
 // Inf/NaN are then not scanned (deviation 17b): the result is checked instead, as in the shifted algorithm.
 bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
+}
+
+// Whether the implicit im2col is x itself: one tap, each y position reading the x position of the same index (1 × 1,
+// stride 1, no padding and no cut).
+bool im2col_is_x(const Canonical &c) {
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.kernel[d] != 1 || c.stride[d] != 1 || c.pad_begin[d] != 0 || c.y_size[d] != c.x_size[d]) return false;
+  }
+  return true;
 }
 
 // One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
@@ -62,6 +72,7 @@ class WeightGemm {
         m_(c.cy_per_group),
         box_(c),
         rows_(b.rows_per_item),
+        x_plane_is_column_(im2col_is_x(c)),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
         nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr) {}
@@ -87,6 +98,13 @@ class WeightGemm {
 
   void read_col(const Block &blk, int64_t j, float *out) const {
     const int64_t col = blk.j0 + j;
+    if (x_plane_is_column_) {  // one run per sample, not one per row of positions
+      for (int64_t i = 0; i < blk.k.samples; ++i) {
+        read_plane_run(x_, blk.k.n + i, blk.g * c_.cx_per_group + col, blk.k.o0, blk.k.positions,
+                       out + i * blk.k.positions);
+      }
+      return;
+    }
     const Im2colTap tap(c_, col % kk_);
     for (int64_t i = 0; i < blk.k.samples; ++i) {
       im2col_run(c_, x_, blk.k.n + i, blk.g * c_.cx_per_group + col / kk_, tap, im2col_start(c_, blk.k.o0),
@@ -182,44 +200,56 @@ class WeightGemm {
     }
   }
 
+  // Column j's im2col line of the block: from its channel's x boxes when the blocking has them (`boxed`: the channel
+  // whose boxes `boxes` holds, -1 for none yet), else im2col runs.
+  void read_b_line(const Block &blk, int64_t j, float *boxes, int64_t *boxed, float *out) const {
+    if (b_.box_floats == 0) return read_col(blk, j, out);
+    const int64_t col = blk.j0 + j, channel = blk.g * c_.cx_per_group + col / kk_;
+    if (channel != *boxed) {
+      for (int64_t i = 0; i < blk.k.samples; ++i) fill_box(blk.k.n + i, channel, boxes + i * b_.box_floats);
+      *boxed = channel;
+    }
+    const Im2colTap tap(c_, col % kk_);
+    for (int64_t i = 0; i < blk.k.samples; ++i) {
+      line_from_box(boxes + i * b_.box_floats, tap, out + i * blk.k.positions);
+    }
+  }
+
   bool run_nn(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    bool fin = true;
+    if (nnp_ != nullptr && run_nn_pairs(blk, scratch, acc, ldc, &fin)) return fin;
     const GemmUkernel &uk = *k_.nn;
     float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = tmp + kGemmKc;
-    bool fin = true;
     pack_panels_by_lines(uk.mr, blk.m, blk.kc(), tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
-    if (b_.box_floats > 0) {
-      int64_t boxed = -1;  // the channel whose boxes `boxes` holds
-      pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp, [&](int64_t j, float *out) {
-        const int64_t col = blk.j0 + j, channel = blk.g * c_.cx_per_group + col / kk_;
-        if (channel != boxed) {
-          for (int64_t i = 0; i < blk.k.samples; ++i) fill_box(blk.k.n + i, channel, boxes + i * b_.box_floats);
-          boxed = channel;
-        }
-        const Im2colTap tap(c_, col % kk_);
-        for (int64_t i = 0; i < blk.k.samples; ++i) {
-          line_from_box(boxes + i * b_.box_floats, tap, out + i * blk.k.positions);
-        }
-      });
-    } else {
-      pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp, [&](int64_t j, float *out) { read_col(blk, j, out); });
-    }
-    if (nnp_ == nullptr || !run_nn_pairs(blk, a, bp, scratch, acc, ldc)) {
-      run_tiles(uk, blk.m, blk.nc, blk.kc(), a, bp, acc, ldc, !blk.first);
-    }
+    int64_t boxed = -1;
+    pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp,
+                         [&](int64_t j, float *out) { read_b_line(blk, j, boxes, &boxed, out); });
+    run_tiles(uk, blk.m, blk.nc, blk.kc(), a, bp, acc, ldc, !blk.first);
     return fin;
   }
 
-  // The block on the pair kernel, both operands' panels paired, when their floors allow (pairs_exact); false: left
-  // to the fp32 kernel.
-  bool run_nn_pairs(const Block &blk, const float *a, const float *bp, float *scratch, float *acc, int64_t ldc) const {
+  // The block on the pair kernel: both operands read as lines (dy rows and im2col columns), a panel's lines at a time
+  // into the fp32 panels' room and paired from there while in L1 (lines_to_pairs), when their floors allow
+  // (pairs_exact); false: left to the fp32 kernel, which packs them again.
+  bool run_nn_pairs(const Block &blk, float *scratch, float *acc, int64_t ldc, bool *fin) const {
     const GemmBf16Ukernel &pk = *nnp_;
-    const int64_t kp = pair_steps(blk.kc());
+    const int64_t kc = blk.kc(), kp = pair_steps(kc);
+    float *lines = scratch, *boxes = scratch + (rows_ + b_.cols_per_item + 1) * kGemmKc;
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at);
     uint32_t *b_pairs = a_pairs + rows_ * pair_steps(b_.kc);
-    if (!pairs_exact(pk.to_pairs(a, ceil_div(blk.m, pk.mr), pk.mr, blk.kc(), a_pairs),
-                     pk.to_pairs(bp, ceil_div(blk.nc, pk.nr), pk.nr, blk.kc(), b_pairs))) {
-      return false;
+    int floor_a = kBf16FloorAllZero, floor_b = kBf16FloorAllZero;
+    for (int64_t r0 = 0; r0 < blk.m; r0 += pk.mr) {
+      const int64_t count = std::min<int64_t>(pk.mr, blk.m - r0);
+      for (int64_t r = 0; r < count; ++r) *fin &= read_dy(blk, r0 + r, lines + r * kc);
+      floor_a = std::min(floor_a, pk.lines_to_pairs(lines, kc, count, kc, pk.mr, a_pairs + r0 * kp));
     }
+    int64_t boxed = -1;
+    for (int64_t j0 = 0; j0 < blk.nc; j0 += pk.nr) {
+      const int64_t count = std::min<int64_t>(pk.nr, blk.nc - j0);
+      for (int64_t j = 0; j < count; ++j) read_b_line(blk, j0 + j, boxes, &boxed, lines + j * kc);
+      floor_b = std::min(floor_b, pk.lines_to_pairs(lines, kc, count, kc, pk.nr, b_pairs + j0 * kp));
+    }
+    if (!pairs_exact(floor_a, floor_b)) return false;
     for (int64_t j = 0; j < blk.nc; j += pk.nr) {
       const int nn = static_cast<int>(std::min<int64_t>(pk.nr, blk.nc - j));
       for (int64_t i = 0; i < blk.m; i += pk.mr) {
@@ -236,7 +266,8 @@ class WeightGemm {
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
   const XBox box_;
-  const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
+  const int64_t rows_;            // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
+  const bool x_plane_is_column_;  // im2col's column of x channel ch is ch's plane (im2col_is_x)
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr

@@ -5,12 +5,17 @@
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/parallel.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
 namespace {
 
 constexpr int64_t kChunk = 256;
+// sum_grad_bias's channel blocks: at most kBlockChannels channels (16 sums of 33 words on the stack), and at least
+// kBlocksWanted blocks where the channels allow.
+constexpr int64_t kBlockChannels = 16;
+constexpr int64_t kBlocksWanted = 8;
 constexpr int kLanes = BiasSum::kLanes;
 // Independent double chains per channel: an add's latency over its throughput is about 4 on the vector units, so 4
 // vectors keep them busy; fewer lanes would tie the sum to the latency of one chain.
@@ -177,12 +182,27 @@ float BiasSum::result(const Rounding &rounding) const { return rounding.grad_bia
 
 BiasSum::BiasSum(Isa isa) : add_blocks_(add_whole_blocks_for(isa)) {}
 
+int64_t grad_bias_block(int64_t channels) {
+  return std::max<int64_t>(1, std::min<int64_t>(kBlockChannels, channels / kBlocksWanted));
+}
+
 void sum_grad_bias(const View5 &go, Isa isa, const Rounding &rounding, float *sums) {
-  parallel_for(go.shape[1], go.shape[0] * go.spatial_numel(), [&](int64_t begin, int64_t end) {
-    for (int64_t c = begin; c < end; ++c) {
-      BiasSum sum(isa);
-      for (int64_t n = 0; n < go.shape[0]; ++n) sum.add_plane(go, n, c);
-      sums[c] = sum.result(rounding);
+  // Channels in blocks, each block sample by sample: a dense gradOutput's planes of one sample and consecutive channels
+  // lie one after another, one long stream for the prefetchers, where channel by channel each plane is a short run
+  // read cold from pages of its own (a BF16 56² plane is 6 KB; ResNet-50's 64 -> 256 gradBias at mini-batch 16 took
+  // 1.4-3.3 ms, Zen 5, 2 threads). Every channel still sums its planes in sample order: the bits do not change. Blocks
+  // of fewer channels when the channels are few, so that the threads still share them.
+  const int64_t channels = go.shape[1];
+  const int64_t block = grad_bias_block(channels);
+  parallel_for(ceil_div(channels, block), go.shape[0] * go.spatial_numel() * block, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      const int64_t c0 = b * block, count = std::min(block, channels - c0);
+      BiasSum sum[kBlockChannels];
+      for (int64_t i = 0; i < count; ++i) sum[i] = BiasSum(isa);
+      for (int64_t n = 0; n < go.shape[0]; ++n) {
+        for (int64_t i = 0; i < count; ++i) sum[i].add_plane(go, n, c0 + i);
+      }
+      for (int64_t i = 0; i < count; ++i) sums[c0 + i] = sum[i].result(rounding);
     }
   });
 }

@@ -18,6 +18,8 @@ namespace conv_bwd {
 // so that no output, whatever memory it shares with an operand, changes what another output reads.
 // `isa`: the plan's (the width of the vector adds; the bits are the same on every ISA).
 void sum_grad_bias(const View5 &grad_output, Isa isa, const Rounding &rounding, float *sums);
+// sum_grad_bias's items: blocks of this many channels (the last may hold fewer), each summed sample by sample.
+int64_t grad_bias_block(int64_t channels);
 
 // One channel's sum, sample by sample, in sum_grad_bias's order (the same bits): for a pass that reads gradOutput
 // plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.

@@ -1,6 +1,6 @@
 // AVX512-BF16 pair kernel: gemm_f32_8x32__avx512f's tile (8 rows × 2 zmm columns = 16 accumulators) with each
 // VDPBF16PS taking two K steps, so per pair step 2 B loads, 8 broadcast words and 16 dot products; and the panel
-// conversions into pairs, from fp32 panels or from BF16 steps (gemm_bf16_ukernel.hpp). Compiled with -mavx512f
+// conversions into pairs, from fp32 panels, BF16 steps or fp32 lines (gemm_bf16_ukernel.hpp). Compiled with -mavx512f
 // -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report both.
 #include <algorithm>
 
@@ -8,6 +8,7 @@
 #include "conv_bwd/kernels/bf16_floor_avx512.hpp"
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/gemm_tile_avx512.hpp"
+#include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -34,7 +35,58 @@ inline __m256i step_pair8(const uint16_t *hi, const uint16_t *lo, Magnitudes &se
   return pair_words(h, l);
 }
 
+// One line's words of eight pair steps from its 16 fp32 values there (`mask`: the steps before kc; the rest read as
+// zero): in each 64-bit lane, step 2i's high half over step 2i + 1's, narrowed to the lane's low 32 bits.
+inline __m256i line_words8(const float *s, __mmask16 mask, Magnitudes &seen) {
+  const __m512i v = _mm512_maskz_loadu_epi32(mask, s);
+  seen.add(_mm512_castsi512_si256(v));
+  seen.add(_mm512_extracti64x4_epi64(v, 1));
+  const __m512i w = _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi64(0xFFFF0000)), _mm512_srli_epi64(v, 48));
+  return _mm512_cvtepi64_epi32(w);
+}
+
+// r[l] holds line l's words of 8 pair steps; afterwards r[s] holds step s's words of the 8 lines.
+inline void transpose8x8(__m256i r[8]) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+    u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+    u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+    u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
+  }
+}
+
 }  // namespace
+
+int gemm_bf16_line_pairs__avx512bf16(const float *src, int64_t ld, int64_t lines, int64_t kc, int width,
+                                     uint32_t *dst) {
+  const int64_t kp = (kc + 1) / 2;
+  Magnitudes seen;
+  for (int64_t l0 = 0; l0 < round_up(lines, width); l0 += 8) {  // eight lines of one panel at a time
+    uint32_t *d = dst + l0 / width * kp * width + l0 % width;
+    for (int64_t i0 = 0; i0 < kp; i0 += 8) {
+      const int64_t k0 = 2 * i0, steps = std::min<int64_t>(8, kp - i0);
+      const __mmask16 mask = static_cast<__mmask16>((1u << std::min<int64_t>(16, kc - k0)) - 1u);
+      __m256i r[8];
+      for (int l = 0; l < 8; ++l) {
+        r[l] = l0 + l < lines ? line_words8(src + (l0 + l) * ld + k0, mask, seen) : _mm256_setzero_si256();
+      }
+      transpose8x8(r);
+      for (int64_t s = 0; s < steps; ++s) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + (i0 + s) * width), r[s]);
+      }
+    }
+  }
+  return seen.floor();
+}
 
 int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
                                      int64_t panel_words) {

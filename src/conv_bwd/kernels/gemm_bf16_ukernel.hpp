@@ -25,10 +25,10 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 // The family's enumerator list: X(tile, mr, nr, isa, level) for kernel gemm_bf16_<tile>__<isa> with its panel
-// conversions gemm_bf16_pairs__<isa> and gemm_bf16_step_pairs__<isa>, MR × NR, which needs ISA `level`. It drives the
-// prototypes (below), the table and the selection (gemm_ukernel.cpp) and the tests (kernels_gemm_bf16_test.cpp). A
-// kernel replaces the fp32 NN kernel of the same tile only (gemm_bf16_ukernel), so that the blocking, and with it every
-// sum, stays the same.
+// conversions gemm_bf16_pairs__<isa>, gemm_bf16_step_pairs__<isa> and gemm_bf16_line_pairs__<isa>, MR × NR, which needs
+// ISA `level`. It drives the prototypes (below), the table and the selection (gemm_ukernel.cpp) and the tests
+// (kernels_gemm_bf16_test.cpp). A kernel replaces the fp32 NN kernel of the same tile only (gemm_bf16_ukernel), so that
+// the blocking, and with it every sum, stays the same.
 #define ACLNN_CPU_GEMM_BF16_UKERNELS(X) X(8x32, 8, 32, avx512bf16, kAvx512Bf16)
 
 // C (= or +=) A·B over kp pair steps, m ≤ MR, n ≤ NR.
@@ -44,6 +44,12 @@ using GemmBf16PairsSignature = int(const float *src, int64_t panels, int width, 
 // panels that hold more K steps). It skips the fp32 panels, which only blocks failing pairs_exact need.
 using GemmBf16StepPairsSignature = int(const uint16_t *const *steps, int64_t kc, int64_t lines, int width,
                                        uint32_t *dst, int64_t panel_words);
+// The same pair panels and floor from fp32 lines: line i's kc values (BF16 values held as fp32) at src + i · ld,
+// lines past `lines` zero; ceil(lines / width) panels of ceil(kc / 2) steps × width words, back to back from dst. For
+// operands fetched line by line (gemm_weight's dy rows and im2col columns): one pass from the lines to the pairs, where
+// packing the lines into fp32 panels scattered every value and to_pairs read them all again.
+using GemmBf16LinePairsSignature = int(const float *src, int64_t ld, int64_t lines, int64_t kc, int width,
+                                       uint32_t *dst);
 
 // The floor of panels whose values are all zero: the neutral element of combining floors by std::min.
 constexpr int kBf16FloorAllZero = 254;
@@ -58,6 +64,7 @@ struct GemmBf16Ukernel {
   GemmBf16UkernelSignature *run;  // nullptr: not built for this target (kernel_isas.hpp)
   GemmBf16PairsSignature *to_pairs;
   GemmBf16StepPairsSignature *steps_to_pairs;
+  GemmBf16LinePairsSignature *lines_to_pairs;
   int mr, nr;
   Isa isa;
   const char *name;
@@ -68,7 +75,8 @@ struct GemmBf16Ukernel {
 #define ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES(tile, mr, nr, isa, level) \
   GemmBf16UkernelSignature gemm_bf16_##tile##__##isa;                    \
   GemmBf16PairsSignature gemm_bf16_pairs__##isa;                         \
-  GemmBf16StepPairsSignature gemm_bf16_step_pairs__##isa;
+  GemmBf16StepPairsSignature gemm_bf16_step_pairs__##isa;                \
+  GemmBf16LinePairsSignature gemm_bf16_line_pairs__##isa;
 ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES)
 #undef ACLNN_CPU_GEMM_BF16_UKERNEL_PROTOTYPES
 

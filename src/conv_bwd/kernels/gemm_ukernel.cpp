@@ -48,6 +48,7 @@ const GemmRaUkernel kGemmRaUkernels[] = {ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GE
   GemmBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_##tile##__##isa),   \
                   ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),      \
                   ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_step_pairs__##isa), \
+                  ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_line_pairs__##isa), \
                   mr,                                                          \
                   nr,                                                          \
                   Isa::level,                                                  \
