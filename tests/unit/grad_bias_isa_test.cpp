@@ -33,10 +33,12 @@ std::vector<Isa> runnable_isas() {
   return isas;
 }
 
-// Planes of 37·41 = 1517 values (whole blocks of 32 and a remainder, lanes continuing across samples) and a
-// gradOutput with gaps between its elements (decoded in chunks, not read in place).
+// Planes of 37·41 = 1517 values (whole blocks of 32 and a remainder, lanes continuing across samples), a gradOutput
+// with gaps between its elements (decoded in chunks, not read in place), and short planes of 7·7 values (gathered over
+// the samples before they are added) in channel blocks of 2, the last of one channel.
 TEST(GradBiasIsa, EveryIsaSumsInTheSpecifiedLaneOrder) {
-  for (const char *name : {"mb3_g1_ic2oc5_ih37iw41_kh1kw1", "mb2_g1_ic2oc3_ih9iw70_kh1kw1"}) {
+  for (const char *name :
+       {"mb3_g1_ic2oc5_ih37iw41_kh1kw1", "mb2_g1_ic2oc3_ih9iw70_kh1kw1", "mb9_g1_ic2oc21_ih7iw7_kh1kw1"}) {
     ConvCase c = parse_case(name);
     if (std::string(name).find("iw70") != std::string::npos) c.layout[kGradOutput] = Layout{{}, 2, 3};
     CaseTensors t(c);

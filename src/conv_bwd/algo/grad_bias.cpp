@@ -165,6 +165,13 @@ void BiasSum::add_plane(const View5 &go, int64_t n, int64_t c) {
   float buf[kChunk];
   for (int64_t row = 0; row < go.spatial_numel() / run; ++row) {
     const int64_t at = dense ? go.index(n, c, 0, 0, 0) : go.index(n, c, row / go.shape[3], row % go.shape[3], 0);
+    if (run <= kPending) {  // short: gathered with the runs before it
+      if (pending_ + run > kPending) flush();
+      decode_run(go, at, go.strides[4], run, pending_values_ + pending_);
+      pending_ += static_cast<int>(run);
+      continue;
+    }
+    flush();
     for (int64_t w0 = 0; w0 < run; w0 += kChunk) {
       const int64_t len = std::min(kChunk, run - w0);
       const float *v = buf;
@@ -173,12 +180,22 @@ void BiasSum::add_plane(const View5 &go, int64_t n, int64_t c) {
       } else {
         decode_run(go, at + w0 * go.strides[4], go.strides[4], len, buf);
       }
-      add_to_lanes(add_blocks_, v, len, lanes_, &next_);
+      add_run(v, len);
     }
   }
 }
 
-float BiasSum::result(const Rounding &rounding) const { return rounding.grad_bias(fold(lanes_)); }
+void BiasSum::add_run(const float *v, int64_t n) { add_to_lanes(add_blocks_, v, n, lanes_, &next_); }
+
+void BiasSum::flush() {
+  add_run(pending_values_, pending_);
+  pending_ = 0;
+}
+
+float BiasSum::result(const Rounding &rounding) {
+  flush();
+  return rounding.grad_bias(fold(lanes_));
+}
 
 BiasSum::BiasSum(Isa isa) : add_blocks_(add_whole_blocks_for(isa)) {}
 

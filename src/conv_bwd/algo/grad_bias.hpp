@@ -23,18 +23,25 @@ int64_t grad_bias_block(int64_t channels);
 
 // One channel's sum, sample by sample, in sum_grad_bias's order (the same bits): for a pass that reads gradOutput
 // plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.
+// The k-th element of a channel goes into lane k mod kLanes whatever the runs it comes in, so short planes are gathered
+// (up to kPending elements) and added as one run: same bits, without a few lanes' segment per plane.
 class BiasSum {
  public:
   static constexpr int kLanes = 32;
+  static constexpr int kPending = 256;
   BiasSum() : BiasSum(Isa::kScalar) {}
   explicit BiasSum(Isa isa);
   void add_plane(const View5 &grad_output, int64_t n, int64_t channel);
-  float result(const Rounding &rounding) const;  // rounded to gradOutput's dtype
+  float result(const Rounding &rounding);  // rounded to gradOutput's dtype
 
  private:
+  void add_run(const float *v, int64_t n);
+  void flush();
   double lanes_[kLanes] = {};
   int next_ = 0;
+  int pending_ = 0;  // elements waiting in pending_values_
   void (*add_blocks_)(const float *v, int64_t n, double lanes[kLanes]);
+  float pending_values_[kPending];
 };
 void store_grad_bias(const float *sums, int64_t channels, const Rounding &rounding, const TensorArg &grad_bias);
 
