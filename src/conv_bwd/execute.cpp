@@ -169,7 +169,7 @@ int compute(const Problem &p, const Plan &plan, const Canonical &c, unsigned cha
   // them) sums each channel as it reads it.
   const bool fused = gemm_input && gemm_weight_out && plan.depthwise_fused;
   float *bias_sums = reinterpret_cast<float *>(base + plan.bias_at);
-  if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, plan.kernels.rows->isa, rounding, bias_sums);
+  if (p.mask[2] && !fused) sum_grad_bias(c.grad_output, plan.kernels.rows->isa, plan.threads, rounding, bias_sums);
   bool input_done = false, weight_done = false;  // by the fused pass
   if (fused) {
     const DepthwiseFinite fin = depthwise_both(c, *plan.kernels.rows, gemm_scratch(plan, base), rounding, c.grad_input,

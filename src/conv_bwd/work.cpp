@@ -120,7 +120,8 @@ Work plan_work(const Problem &p, const Plan &plan) {
   const double move = move_cost(plan.isa), stream = stream_cost(plan.isa);
   if (p.mask[2] && !fused) {
     const View5 &go = c.grad_output;
-    const int64_t block = grad_bias_block(go.shape[1]), per_block = block * go.shape[0] * go.spatial_numel();
+    const int64_t block = grad_bias_block(go.shape[1], plan.threads),
+                  per_block = block * go.shape[0] * go.spatial_numel();
     work.push_back(uniform_phase("sum_grad_bias", LoopKind::kFor, ceil_div(go.shape[1], block), plan.slots,
                                  static_cast<double>(per_block), stream * static_cast<double>(per_block)));
   }

@@ -35,7 +35,7 @@ std::vector<Isa> runnable_isas() {
 
 // Planes of 37·41 = 1517 values (whole blocks of 32 and a remainder, lanes continuing across samples), a gradOutput
 // with gaps between its elements (decoded in chunks, not read in place), and short planes of 7·7 values (gathered over
-// the samples before they are added) in channel blocks of 2, the last of one channel.
+// the samples before they are added) in channel blocks of 5 (one thread), the last of one channel.
 TEST(GradBiasIsa, EveryIsaSumsInTheSpecifiedLaneOrder) {
   for (const char *name :
        {"mb3_g1_ic2oc5_ih37iw41_kh1kw1", "mb2_g1_ic2oc3_ih9iw70_kh1kw1", "mb9_g1_ic2oc21_ih7iw7_kh1kw1"}) {
@@ -63,7 +63,7 @@ TEST(GradBiasIsa, EveryIsaSumsInTheSpecifiedLaneOrder) {
     std::vector<float> first;
     for (Isa isa : runnable_isas()) {
       std::vector<float> sums(channels, -1.0f);
-      aclnn_cpu::conv_bwd::sum_grad_bias(k.grad_output, isa, rounding, sums.data());
+      aclnn_cpu::conv_bwd::sum_grad_bias(k.grad_output, isa, 1, rounding, sums.data());
       for (int64_t ch = 0; ch < channels; ++ch) {
         double lanes[32] = {};
         int64_t at = 0;

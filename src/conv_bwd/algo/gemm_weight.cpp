@@ -27,7 +27,7 @@ bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
 }
 
 // Whether the implicit im2col is x itself: one tap, each y position reading the x position of the same index (1 × 1,
-// stride 1, no padding and no cut).
+// stride 1, no padding, y as large as x); then a column is read as one run per sample, not one per row of positions.
 bool im2col_is_x(const Canonical &c) {
   for (int d = 0; d < kSpatial; ++d) {
     if (c.kernel[d] != 1 || c.stride[d] != 1 || c.pad_begin[d] != 0 || c.y_size[d] != c.x_size[d]) return false;
@@ -98,7 +98,7 @@ class WeightGemm {
 
   void read_col(const Block &blk, int64_t j, float *out) const {
     const int64_t col = blk.j0 + j;
-    if (x_plane_is_column_) {  // one run per sample, not one per row of positions
+    if (x_plane_is_column_) {
       for (int64_t i = 0; i < blk.k.samples; ++i) {
         read_plane_run(x_, blk.k.n + i, blk.g * c_.cx_per_group + col, blk.k.o0, blk.k.positions,
                        out + i * blk.k.positions);

@@ -12,10 +12,11 @@ namespace conv_bwd {
 namespace {
 
 constexpr int64_t kChunk = 256;
-// sum_grad_bias's channel blocks: at most kBlockChannels channels (16 sums of 33 words on the stack), and at least
-// kBlocksWanted blocks where the channels allow.
+// sum_grad_bias's channel blocks: at most kBlockChannels channels (their BiasSums, 1.3 KB each, live on the worker's
+// stack), and at least kBlocksPerThread blocks per thread where the channels allow, so that many threads still share
+// them.
 constexpr int64_t kBlockChannels = 16;
-constexpr int64_t kBlocksWanted = 8;
+constexpr int64_t kBlocksPerThread = 4;
 constexpr int kLanes = BiasSum::kLanes;
 // Independent double chains per channel: an add's latency over its throughput is about 4 on the vector units, so 4
 // vectors keep them busy; fewer lanes would tie the sum to the latency of one chain.
@@ -165,7 +166,7 @@ void BiasSum::add_plane(const View5 &go, int64_t n, int64_t c) {
   float buf[kChunk];
   for (int64_t row = 0; row < go.spatial_numel() / run; ++row) {
     const int64_t at = dense ? go.index(n, c, 0, 0, 0) : go.index(n, c, row / go.shape[3], row % go.shape[3], 0);
-    if (run <= kPending) {  // short: gathered with the runs before it
+    if (run <= kPending) {  // short runs as one: a whole block of lanes per add instead of a few lanes' segment per run
       if (pending_ + run > kPending) flush();
       decode_run(go, at, go.strides[4], run, pending_values_ + pending_);
       pending_ += static_cast<int>(run);
@@ -188,6 +189,7 @@ void BiasSum::add_plane(const View5 &go, int64_t n, int64_t c) {
 void BiasSum::add_run(const float *v, int64_t n) { add_to_lanes(add_blocks_, v, n, lanes_, &next_); }
 
 void BiasSum::flush() {
+  if (pending_ == 0) return;
   add_run(pending_values_, pending_);
   pending_ = 0;
 }
@@ -199,18 +201,18 @@ float BiasSum::result(const Rounding &rounding) {
 
 BiasSum::BiasSum(Isa isa) : add_blocks_(add_whole_blocks_for(isa)) {}
 
-int64_t grad_bias_block(int64_t channels) {
-  return std::max<int64_t>(1, std::min<int64_t>(kBlockChannels, channels / kBlocksWanted));
+int64_t grad_bias_block(int64_t channels, int threads) {
+  return std::max<int64_t>(1, std::min<int64_t>(kBlockChannels, channels / (kBlocksPerThread * threads)));
 }
 
-void sum_grad_bias(const View5 &go, Isa isa, const Rounding &rounding, float *sums) {
+void sum_grad_bias(const View5 &go, Isa isa, int threads, const Rounding &rounding, float *sums) {
   // Channels in blocks, each block sample by sample: a dense gradOutput's planes of one sample and consecutive channels
   // lie one after another, one long stream for the prefetchers, where channel by channel each plane is a short run
   // read cold from pages of its own (a BF16 56² plane is 6 KB; ResNet-50's 64 -> 256 gradBias at mini-batch 16 took
-  // 1.4-3.3 ms, Zen 5, 2 threads). Every channel still sums its planes in sample order: the bits do not change. Blocks
-  // of fewer channels when the channels are few, so that the threads still share them.
+  // 1.4-3.3 ms, Zen 5, 2 threads). Every channel still sums its planes in sample order: the bits depend neither on the
+  // blocks nor on the thread count that sizes them.
   const int64_t channels = go.shape[1];
-  const int64_t block = grad_bias_block(channels);
+  const int64_t block = grad_bias_block(channels, threads);
   parallel_for(ceil_div(channels, block), go.shape[0] * go.spatial_numel() * block, [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) {
       const int64_t c0 = b * block, count = std::min(block, channels - c0);

@@ -17,9 +17,10 @@ namespace conv_bwd {
 // workspace) before any output is written, and are stored in `grad_bias` (the user's rank-1 output) at the end,
 // so that no output, whatever memory it shares with an operand, changes what another output reads.
 // `isa`: the plan's (the width of the vector adds; the bits are the same on every ISA).
-void sum_grad_bias(const View5 &grad_output, Isa isa, const Rounding &rounding, float *sums);
+// `threads`: the plan's thread count, which sizes the channel blocks (grad_bias_block) and nothing else.
+void sum_grad_bias(const View5 &grad_output, Isa isa, int threads, const Rounding &rounding, float *sums);
 // sum_grad_bias's items: blocks of this many channels (the last may hold fewer), each summed sample by sample.
-int64_t grad_bias_block(int64_t channels);
+int64_t grad_bias_block(int64_t channels, int threads);
 
 // One channel's sum, sample by sample, in sum_grad_bias's order (the same bits): for a pass that reads gradOutput
 // plane by plane anyway (the fused depthwise pass) and sums each plane while it is in cache.
@@ -41,7 +42,7 @@ class BiasSum {
   int next_ = 0;
   int pending_ = 0;  // elements waiting in pending_values_
   void (*add_blocks_)(const float *v, int64_t n, double lanes[kLanes]);
-  float pending_values_[kPending];
+  float pending_values_[kPending] = {};  // zeroed: BiasSums are copied (std::fill, assignment) before use
 };
 void store_grad_bias(const float *sums, int64_t channels, const Rounding &rounding, const TensorArg &grad_bias);
 

@@ -70,7 +70,8 @@ int gemm_bf16_line_pairs__avx512bf16(const float *src, int64_t ld, int64_t lines
                                      uint32_t *dst) {
   const int64_t kp = (kc + 1) / 2;
   Magnitudes seen;
-  for (int64_t l0 = 0; l0 < round_up(lines, width); l0 += 8) {  // eight lines of one panel at a time
+  // Eight lines at a time, each 16 steps of theirs one 8 × 8 transpose of pair words: every load and store a vector.
+  for (int64_t l0 = 0; l0 < round_up(lines, width); l0 += 8) {
     uint32_t *d = dst + l0 / width * kp * width + l0 % width;
     for (int64_t i0 = 0; i0 < kp; i0 += 8) {
       const int64_t k0 = 2 * i0, steps = std::min<int64_t>(8, kp - i0);
