@@ -200,6 +200,23 @@ class WeightGemm {
     }
   }
 
+  // Where a slot's x boxes start: after the fp32 panels' room for dy rows and im2col columns and one line of tmp.
+  float *boxes_of(float *scratch) const { return scratch + (rows_ + b_.cols_per_item + 1) * kGemmKc; }
+
+  // Pair panels of `count` lines of kc steps from dst (panels of `width` lines), each panel's lines fetched by
+  // fetch_line(i, out) into `buf` and paired while there; returns their exponent floor.
+  template <typename FetchLine>
+  static int pair_lines(const GemmBf16Ukernel &pk, int width, int64_t count, int64_t kc, float *buf, uint32_t *dst,
+                        FetchLine fetch_line) {
+    int floor = kBf16FloorAllZero;
+    for (int64_t i0 = 0; i0 < count; i0 += width) {
+      const int64_t n = std::min<int64_t>(width, count - i0);
+      for (int64_t i = 0; i < n; ++i) fetch_line(i0 + i, buf + i * kc);
+      floor = std::min(floor, pk.lines_to_pairs(buf, kc, n, kc, width, dst + i0 * pair_steps(kc)));
+    }
+    return floor;
+  }
+
   // Column j's im2col line of the block: from its channel's x boxes when the blocking has them (`boxed`: the channel
   // whose boxes `boxes` holds, -1 for none yet), else im2col runs.
   void read_b_line(const Block &blk, int64_t j, float *boxes, int64_t *boxed, float *out) const {
@@ -219,7 +236,7 @@ class WeightGemm {
     bool fin = true;
     if (nnp_ != nullptr && run_nn_pairs(blk, scratch, acc, ldc, &fin)) return fin;
     const GemmUkernel &uk = *k_.nn;
-    float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = tmp + kGemmKc;
+    float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = boxes_of(scratch);
     pack_panels_by_lines(uk.mr, blk.m, blk.kc(), tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
     int64_t boxed = -1;
     pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp,
@@ -234,21 +251,14 @@ class WeightGemm {
   bool run_nn_pairs(const Block &blk, float *scratch, float *acc, int64_t ldc, bool *fin) const {
     const GemmBf16Ukernel &pk = *nnp_;
     const int64_t kc = blk.kc(), kp = pair_steps(kc);
-    float *lines = scratch, *boxes = scratch + (rows_ + b_.cols_per_item + 1) * kGemmKc;
+    float *boxes = boxes_of(scratch);
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at);
     uint32_t *b_pairs = a_pairs + rows_ * pair_steps(b_.kc);
-    int floor_a = kBf16FloorAllZero, floor_b = kBf16FloorAllZero;
-    for (int64_t r0 = 0; r0 < blk.m; r0 += pk.mr) {
-      const int64_t count = std::min<int64_t>(pk.mr, blk.m - r0);
-      for (int64_t r = 0; r < count; ++r) *fin &= read_dy(blk, r0 + r, lines + r * kc);
-      floor_a = std::min(floor_a, pk.lines_to_pairs(lines, kc, count, kc, pk.mr, a_pairs + r0 * kp));
-    }
+    const int floor_a = pair_lines(pk, pk.mr, blk.m, kc, scratch, a_pairs,
+                                   [&](int64_t r, float *out) { *fin &= read_dy(blk, r, out); });
     int64_t boxed = -1;
-    for (int64_t j0 = 0; j0 < blk.nc; j0 += pk.nr) {
-      const int64_t count = std::min<int64_t>(pk.nr, blk.nc - j0);
-      for (int64_t j = 0; j < count; ++j) read_b_line(blk, j0 + j, boxes, &boxed, lines + j * kc);
-      floor_b = std::min(floor_b, pk.lines_to_pairs(lines, kc, count, kc, pk.nr, b_pairs + j0 * kp));
-    }
+    const int floor_b = pair_lines(pk, pk.nr, blk.nc, kc, scratch, b_pairs,
+                                   [&](int64_t j, float *out) { read_b_line(blk, j, boxes, &boxed, out); });
     if (!pairs_exact(floor_a, floor_b)) return false;
     for (int64_t j = 0; j < blk.nc; j += pk.nr) {
       const int nn = static_cast<int>(std::min<int64_t>(pk.nr, blk.nc - j));

@@ -46,9 +46,9 @@ using GemmBf16StepPairsSignature = int(const uint16_t *const *steps, int64_t kc,
                                        uint32_t *dst, int64_t panel_words);
 // The same pair panels and floor from fp32 lines: line i's kc values (BF16 values held as fp32) at src + i · ld,
 // lines past `lines` zero; ceil(lines / width) panels of ceil(kc / 2) steps × width words, back to back from dst
-// (width a multiple of 8). For
-// operands fetched line by line (gemm_weight's dy rows and im2col columns): one pass from the lines to the pairs, where
-// packing the lines into fp32 panels scattered every value and to_pairs read them all again.
+// (width a multiple of 8). For operands fetched line by line (gemm_weight's dy rows and im2col columns): one pass from
+// the lines to the pairs, where packing the lines into fp32 panels scattered every value and to_pairs read them all
+// again.
 using GemmBf16LinePairsSignature = int(const float *src, int64_t ld, int64_t lines, int64_t kc, int width,
                                        uint32_t *dst);
 
