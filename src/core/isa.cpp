@@ -13,8 +13,10 @@ namespace aclnn_cpu {
 namespace {
 
 #if defined(__x86_64__) || defined(__i386__)
-// CPUID leaf 7, sub-leaf 1, EAX bit 5 (AVX512_BF16). Its zmm state is AVX-512F's, which the caller has checked.
+// CPUID leaf 7, sub-leaf 1, EAX bit 5 (AVX512_BF16). Its zmm state is AVX-512F's, which the caller has checked. The
+// level's kernels also use AVX512BW's 16-bit operations (every CPU with AVX512_BF16 has it; checked all the same).
 bool avx512_bf16() {
+  if (!__builtin_cpu_supports("avx512bw")) return false;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid_max(0, nullptr) < 7) return false;
   __cpuid_count(7, 1, eax, ebx, ecx, edx);

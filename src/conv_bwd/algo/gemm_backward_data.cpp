@@ -8,6 +8,7 @@
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
 #include "conv_bwd/algo/result_runs.hpp"
+#include "conv_bwd/algo/spread_prefetch.hpp"
 #include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
 
@@ -262,7 +263,9 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
     uint32_t *b_pairs = pk != nullptr ? a_pairs + a_pair_floats(mp_max, b.kc) : nullptr;
     int a_floor = 0;
-    bool a_fp32 = false;  // whether a_pack holds the fp32 panels of the weight the pair panels were made from
+    bool a_fp32 = false;
+    SpreadPrefetch next_dy;  // idle unless B's pairs are made per item from BF16 rows  // whether a_pack holds the fp32
+                             // panels of the weight the pair panels were made from
     float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;
@@ -311,6 +314,17 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
         }
       };
       if (whole_a && !a_shared_fp32) pack_weight(0, c.cy_per_group);
+      // The item's next dy block to pair (the next K block of this tile, else the next tile's first), fetched during
+      // this block's kernel calls.
+      auto prefetch_next_dy = [&](int64_t p0, int64_t k0) {
+        const bool next_k = k0 + kGemmKc < c.cy_per_group, next_tile = !next_k && p0 + nt_max < p_end;
+        const int64_t p1 = next_tile ? p0 + nt_max : p0, k1 = next_k ? k0 + kGemmKc : 0;
+        const int64_t rows = next_k || next_tile ? std::min(kGemmKc, c.cy_per_group - k1) : 0;
+        const int64_t positions = std::min(nt_max, y_plane - p1), calls = ceil_div(mi, uk.mr) * ceil_div(nt_max, uk.nr);
+        next_dy.start(dy.bf16_data() + yv.index(n, g * c.cy_per_group + k1, 0, 0, 0) + p1,
+                      yv.strides[1] * static_cast<int64_t>(sizeof(uint16_t)), rows,
+                      positions * static_cast<int64_t>(sizeof(uint16_t)), calls);
+      };
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
@@ -342,6 +356,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           } else if (b_pairs_from_bf16) {
             pairs = pairs_exact(a_floor, dy_pairs(c, *pk, dy, n, g, p0, nt, k0, kc, b_pairs));
             if (!pairs) pack_b();
+            prefetch_next_dy(p0, k0);
           } else {
             pack_b();
             pairs =
@@ -359,6 +374,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
                 const uint32_t *ai = a_whole_pairs ? a_base + k0 / 2 * uk.mr + i * pair_steps(c.cy_per_group)
                                                    : a_base + i * pair_steps(kc);
                 pk->run(pair_steps(kc), ai, b_base + j * pair_steps(kc), dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
+                next_dy.step();
               } else if (c_in_place) {
                 uk.run(kc, a_block + i * a_panel, bj, ldb, dx + i * grad_input.strides[1] + p0 + j,
                        grad_input.strides[1], mm, nn, k0 > 0);

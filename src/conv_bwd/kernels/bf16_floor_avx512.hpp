@@ -1,6 +1,6 @@
 // The exponent floor of BF16 operand values (gemm_bf16_ukernel.hpp's pairs_exact), gathered 8 values at a time, for
-// the pair kernels' files (compiled with -mavx512f -mavx512bf16). In an unnamed namespace: each file keeps its own
-// copy, compiled with its own flags (kernel_isas.hpp).
+// the pair kernels' files (compiled with -mavx512f -mavx512bw -mavx512bf16). In an unnamed namespace: each file keeps
+// its own copy, compiled with its own flags (kernel_isas.hpp).
 #pragma once
 
 #include <immintrin.h>
@@ -36,6 +36,32 @@ struct Magnitudes {
     }
     if (largest >= 0x7F800000u || smallest < 0x00800000u) return 0;
     return static_cast<int>(smallest >> 23);
+  }
+};
+
+// The same for BF16 words, 32 at a time (AVX512BW): a BF16 value's bits are its fp32 bits' high half, so the
+// bounds are those above shifted by 16.
+struct WordMagnitudes {
+  __m512i max = _mm512_setzero_si512();
+  __m512i min_nonzero = _mm512_set1_epi16(0x7F7F);
+
+  void add(__m512i v) {
+    const __m512i mag = _mm512_and_si512(v, _mm512_set1_epi16(0x7FFF));
+    max = _mm512_max_epu16(max, mag);
+    min_nonzero = _mm512_mask_min_epu16(min_nonzero, _mm512_test_epi16_mask(mag, mag), min_nonzero, mag);
+  }
+
+  int floor() const {
+    alignas(64) uint16_t hi[32], lo[32];
+    _mm512_store_si512(hi, max);
+    _mm512_store_si512(lo, min_nonzero);
+    uint16_t largest = 0, smallest = 0x7F7F;
+    for (int i = 0; i < 32; ++i) {
+      largest = hi[i] > largest ? hi[i] : largest;
+      smallest = lo[i] < smallest ? lo[i] : smallest;
+    }
+    if (largest >= 0x7F80u || smallest < 0x0080u) return 0;
+    return smallest >> 7;
   }
 };
 

@@ -1,7 +1,7 @@
 // AVX512-BF16 pair kernel: gemm_f32_8x32__avx512f's tile (8 rows × 2 zmm columns = 16 accumulators) with each
 // VDPBF16PS taking two K steps, so per pair step 2 B loads, 8 broadcast words and 16 dot products; and the panel
 // conversions into pairs, from fp32 panels, BF16 steps or fp32 lines (gemm_bf16_ukernel.hpp). Compiled with -mavx512f
-// -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report both.
+// -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
 #include <algorithm>
 
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
@@ -64,6 +64,42 @@ inline void transpose8x8(__m256i r[8]) {
   }
 }
 
+// Pair steps taken kStepGroup at a time over all panels (gemm_bf16_step_pairs__avx512bf16 says why).
+constexpr int64_t kStepGroup = 4;
+
+// gemm_bf16_step_pairs__avx512bf16 for widths that are multiples of 32 (B's panels): 32 lines of two steps per pair
+// of 64-byte loads, interleaved as words by two unpacks and put back in line order by two permutes; the lines past
+// `lines` are masked off the loads (read as zero), so no row is read past its end.
+int step_pairs_by_32(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
+                     int64_t panel_words) {
+  const int64_t kp = (kc + 1) / 2;
+  // Each 128-bit lane of unpacklo(lo, hi) holds 4 lines' words, of unpackhi the next 4: lane order back to lines.
+  const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0),
+                second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+  WordMagnitudes seen;
+  for (int64_t i0 = 0; i0 < kp; i0 += kStepGroup) {
+    const int64_t i1 = std::min(kp, i0 + kStepGroup);
+    for (int64_t p0 = 0; p0 < lines; p0 += width) {
+      uint32_t *d = dst + p0 / width * panel_words;
+      for (int64_t i = i0; i < i1; ++i) {
+        const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
+        for (int64_t j = 0; j < width; j += 32) {
+          const int64_t n = std::clamp<int64_t>(lines - p0 - j, 0, 32);
+          const __mmask32 mask = n == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << n) - 1u);
+          const __m512i h = _mm512_maskz_loadu_epi16(mask, hi + j);
+          const __m512i l = lo == nullptr ? _mm512_setzero_si512() : _mm512_maskz_loadu_epi16(mask, lo + j);
+          seen.add(h);
+          seen.add(l);
+          const __m512i a = _mm512_unpacklo_epi16(l, h), b = _mm512_unpackhi_epi16(l, h);
+          _mm512_storeu_si512(d + i * width + j, _mm512_permutex2var_epi64(a, first, b));
+          _mm512_storeu_si512(d + i * width + j + 16, _mm512_permutex2var_epi64(a, second, b));
+        }
+      }
+    }
+  }
+  return seen.floor();
+}
+
 }  // namespace
 
 int gemm_bf16_line_pairs__avx512bf16(const float *src, int64_t ld, int64_t lines, int64_t kc, int width,
@@ -91,15 +127,15 @@ int gemm_bf16_line_pairs__avx512bf16(const float *src, int64_t ld, int64_t lines
 
 int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
                                      int64_t panel_words) {
+  if (width % 32 == 0) return step_pairs_by_32(steps, kc, lines, width, dst, panel_words);
   // Pair steps a few at a time, each group over all panels: a group reads a handful of rows, a line of each at a
   // time, and writes a few lines into each panel. Panel by panel over all of K instead read one 16-byte chunk from
   // each of up to 256 rows per A panel (width 8), and rows a power of two apart (512 bytes: 256 input channels of a
   // 1 × 1 weight) share a few cache sets, so every chunk came from beyond L1 again.
-  constexpr int64_t kGroup = 4;
   const int64_t kp = (kc + 1) / 2, whole = lines / 8 * 8;
   Magnitudes seen;
-  for (int64_t i0 = 0; i0 < kp; i0 += kGroup) {
-    const int64_t i1 = std::min(kp, i0 + kGroup);
+  for (int64_t i0 = 0; i0 < kp; i0 += kStepGroup) {
+    const int64_t i1 = std::min(kp, i0 + kStepGroup);
     for (int64_t p0 = 0; p0 < lines; p0 += width) {
       uint32_t *d = dst + p0 / width * panel_words;
       for (int64_t i = i0; i < i1; ++i) {
