@@ -11,6 +11,7 @@
 #include "conv_bwd/algo/spread_prefetch.hpp"
 #include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
+#include "core/dtype.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -235,6 +236,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const int64_t kk = c.kernel_numel(), cb_max = b.channels_per_item, nt_max = b.tile;
   const int64_t y_plane = c.y_plane();
   const int64_t x_plane = c.x_plane();
+  const int64_t dy_bytes = static_cast<int64_t>(dtype_size(c.y.dtype));
   const int64_t blocks = (c.cx_per_group + cb_max - 1) / cb_max;
   const int64_t mp_max = round_up(cb_max * kk, uk.mr);
   // A's panels hold b.kc K steps: all of K (packed once per item, panel i at a_pack + i·Cy_g), or one block.
@@ -264,7 +266,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
     uint32_t *b_pairs = pk != nullptr ? a_pairs + a_pair_floats(mp_max, b.kc) : nullptr;
     int a_floor = 0;
     bool a_fp32 = false;
-    SpreadPrefetch next_dy;  // idle unless B's pairs are made per item from BF16 rows  // whether a_pack holds the fp32
+    SpreadPrefetch next_dy;  // idle unless B is packed or paired per item  // whether a_pack holds the fp32
                              // panels of the weight the pair panels were made from
     float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
@@ -314,16 +316,17 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
         }
       };
       if (whole_a && !a_shared_fp32) pack_weight(0, c.cy_per_group);
-      // The item's next dy block to pair (the next K block of this tile, else the next tile's first), fetched during
-      // this block's kernel calls.
+      // The item's next dy block to pack or pair (the next K block of this tile, else the next tile's first), fetched
+      // during this block's kernel calls. Dense planes only (as both ways of reading them in place need).
       auto prefetch_next_dy = [&](int64_t p0, int64_t k0) {
+        if (!yv.contiguous_planes()) return;
         const bool next_k = k0 + kGemmKc < c.cy_per_group, next_tile = !next_k && p0 + nt_max < p_end;
         const int64_t p1 = next_tile ? p0 + nt_max : p0, k1 = next_k ? k0 + kGemmKc : 0;
         const int64_t rows = next_k || next_tile ? std::min(kGemmKc, c.cy_per_group - k1) : 0;
         const int64_t positions = std::min(nt_max, y_plane - p1), calls = ceil_div(mi, uk.mr) * ceil_div(nt_max, uk.nr);
-        next_dy.start(dy.bf16_data() + yv.index(n, g * c.cy_per_group + k1, 0, 0, 0) + p1,
-                      yv.strides[1] * static_cast<int64_t>(sizeof(uint16_t)), rows,
-                      positions * static_cast<int64_t>(sizeof(uint16_t)), calls);
+        next_dy.start(
+            static_cast<const char *>(yv.data) + (yv.index(n, g * c.cy_per_group + k1, 0, 0, 0) + p1) * dy_bytes,
+            yv.strides[1] * dy_bytes, rows, positions * dy_bytes, calls);
       };
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
         const int64_t nt = std::min(nt_max, y_plane - p0);
@@ -361,6 +364,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             pack_b();
             pairs =
                 pk != nullptr && pairs_exact(a_floor, pk->to_pairs(b_pack, ceil_div(nt, uk.nr), uk.nr, kc, b_pairs));
+            if (in_place == 0) prefetch_next_dy(p0, k0);
           }
           if (!pairs && !a_fp32) pack_weight_fp32(whole_a ? 0 : k0, whole_a ? c.cy_per_group : kc);
           const float *dy_rows = in_place > 0 ? dy.plain_data() + yv.index(n, cy0, 0, 0, 0) + p0 : nullptr;
@@ -374,13 +378,13 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
                 const uint32_t *ai = a_whole_pairs ? a_base + k0 / 2 * uk.mr + i * pair_steps(c.cy_per_group)
                                                    : a_base + i * pair_steps(kc);
                 pk->run(pair_steps(kc), ai, b_base + j * pair_steps(kc), dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
-                next_dy.step();
               } else if (c_in_place) {
                 uk.run(kc, a_block + i * a_panel, bj, ldb, dx + i * grad_input.strides[1] + p0 + j,
                        grad_input.strides[1], mm, nn, k0 > 0);
               } else {
                 uk.run(kc, a_block + i * a_panel, bj, ldb, dcol + i * nt_max + j, nt_max, mm, nn, k0 > 0);
               }
+              next_dy.step();
             }
           }
         }
