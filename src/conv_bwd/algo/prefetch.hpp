@@ -1,15 +1,21 @@
-// Software prefetching of an operand block needed next, spread over the work done before it is needed.
-// Why: gemm_backward_data pairs each tile's dy block (kc channel rows × a tile of positions) just before its kernel
-// calls, and those rows lie a plane apart, each only a few cache lines long: too short a run per row for the hardware
-// prefetchers, so pairing waited on memory for every row (BF16, ResNet's 1 × 1 64→256 layer at 56²: pairing took
-// longer than the kernel calls). Prefetching the next block in one burst stalls the core as long as the fetch takes;
-// a few lines after each kernel call lets them arrive while the kernel computes.
+// Software prefetching of operand runs needed next: rows of dy a plane apart, each only a few cache lines long, are
+// too short a run per row for the hardware prefetchers, so the code packing or pairing them waited on memory for every
+// row (BF16, ResNet's 1 × 1 64→256 layer at 56²: gemm_backward_data's pairing took longer than its kernel calls).
+// Prefetching a whole next block in one burst stalls the core as long as the fetch takes; SpreadPrefetch issues a few
+// lines after each kernel call instead, so they arrive while the kernel computes.
 #pragma once
 
 #include <cstdint>
 
 namespace aclnn_cpu {
 namespace conv_bwd {
+
+// The lines holding bytes [0, bytes) from `at` on, into L2.
+inline void prefetch_run(const void *at, int64_t bytes) {
+  const char *p = static_cast<const char *>(at);
+  for (int64_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 0, 2);
+  if (bytes > 0) __builtin_prefetch(p + bytes - 1, 0, 2);
+}
 
 class SpreadPrefetch {
  public:
