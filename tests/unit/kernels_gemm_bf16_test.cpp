@@ -160,6 +160,14 @@ TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
   const uint16_t *zero_steps[2] = {zeros.data(), zeros.data()};
   std::vector<uint32_t> out(8 * 2);
   EXPECT_EQ(k.steps_to_pairs(zero_steps, 2, 9, 8, out.data(), 8), 254);
+  // −0 is a zero: it leaves the floor to the other values (1.0, biased exponent 127), at both widths.
+  for (int width : {k.mr, k.nr}) {
+    std::vector<uint16_t> signed_zeros(40, 0x8000);
+    signed_zeros[5] = 0x3F80;
+    const uint16_t *steps[3] = {signed_zeros.data(), signed_zeros.data(), signed_zeros.data()};
+    std::vector<uint32_t> words(static_cast<size_t>(2 * ceil_div(40, width) * width));
+    EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, width, words.data(), 2 * width), 127) << "width " << width;
+  }
 }
 
 // lines_to_pairs on fp32 lines (a line pitch beyond kc, NaN there, which must be neither read into a panel nor seen by
