@@ -6,8 +6,8 @@
 namespace aclnn_cpu {
 
 // Two chains of levels above scalar, one per architecture: x86's avx2 < avx512 < avx512_bf16, each implying the ones
-// below it, and aarch64's neon (ASIMD). Levels of different architectures are not ordered: compare with
-// isa_includes, never by value.
+// below it (avx512 needs AVX-512F; avx512_bf16 also AVX512BW and AVX512_BF16), and aarch64's neon (ASIMD). Levels of
+// different architectures are not ordered: compare with isa_includes, never by value.
 enum class Isa { kScalar = 0, kAvx2 = 1, kAvx512 = 2, kAvx512Bf16 = 3, kNeon = 4 };
 
 // The best level of this build's architecture (the default cap).
