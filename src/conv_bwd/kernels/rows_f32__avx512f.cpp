@@ -1,4 +1,5 @@
 // Row kernels compiled for avx512f (flags: src/CMakeLists.txt).
+#include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/rows_impl.hpp"
 
 namespace aclnn_cpu {
@@ -16,6 +17,23 @@ inline void taps_channels(const float *x, const int64_t *shift, const float *w, 
 // A block of 9 taps keeps its accumulators, y's vector and one x vector in registers.
 inline void dot_taps(const float *y, const float *x, const int64_t *shift, int64_t taps, int64_t n, float *lanes) {
   rows_impl::dot_taps<9>(y, x, shift, taps, n, lanes);
+}
+
+// Each row's last partial vector in one masked add: the generic loop (rows_impl::add_rows) as compiled left up to 7
+// columns of it to scalar adds, and col2im's rows are short (14 floats in 3-D and 14² layers: 8 + 6 scalar). Each
+// sum is the same single addition, dst's value first.
+inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  const int64_t whole = n / 16 * 16;
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - whole)) - 1u);
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    for (int64_t i = 0; i < whole; i += 16) {
+      _mm512_storeu_ps(dst + i, _mm512_add_ps(_mm512_loadu_ps(dst + i), _mm512_loadu_ps(src + i)));
+    }
+    if (tail == 0) continue;
+    const __m512 sum =
+        _mm512_add_ps(_mm512_maskz_loadu_ps(tail, dst + whole), _mm512_maskz_loadu_ps(tail, src + whole));
+    _mm512_mask_storeu_ps(dst + whole, tail, sum);
+  }
 }
 
 }  // namespace rows_isa
