@@ -265,9 +265,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
     uint32_t *b_pairs = pk != nullptr ? a_pairs + a_pair_floats(mp_max, b.kc) : nullptr;
     int a_floor = 0;
-    bool a_fp32 = false;
-    SpreadPrefetch next_dy;  // idle unless B is packed or paired per item  // whether a_pack holds the fp32
-                             // panels of the weight the pair panels were made from
+    bool a_fp32 = false;     // whether a_pack holds the fp32 panels of the weight the pair panels were made from
+    SpreadPrefetch next_dy;  // idle unless B is packed or paired per item
     float *b_pack = a_pack + mp_max * b.kc;
     float *dcol = b_pack + nt_max * kGemmKc;
     float *tmp = dcol + cb_max * kk * nt_max;

@@ -14,12 +14,10 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/packing.hpp"
-#include "conv_bwd/algo/prefetch.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
 #include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
-#include "core/dtype.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
@@ -403,12 +401,6 @@ class ShiftedWeightGemm {
     if (q_is_flat_ && r < m_) {  // one run: q is the flat y position (the HF32 1×1 layers copied rows of 56 one by one)
       dy_.read(v.index(blk.n, channel, 0, 0, 0) + blk.q0, 1, blk.kc, row);
       std::fill(row + blk.kc, row + kcp, 0.0f);
-      // The row's part in the next K block of the sample, fetched while this block's passes run (prefetch.hpp).
-      if (v.contiguous_planes()) {
-        const int64_t bytes = static_cast<int64_t>(dtype_size(v.dtype)), next = blk.q0 + blk.kc;
-        prefetch_run(static_cast<const char *>(v.data) + (v.index(blk.n, channel, 0, 0, 0) + next) * bytes,
-                     std::min(blk.kc, geo_.q_len - next) * bytes);
-      }
       return;
     }
     std::fill(row, row + kcp, 0.0f);

@@ -1,8 +1,8 @@
 // AVX512-BF16 pair NT kernel: gemm_nt_f32_4x4__avx512f's tile (4 A rows × 4 B rows = 16 zmm accumulators of 16 lanes)
 // with each VDPBF16PS taking two K steps per lane, so per 32 k: 4 + 4 loads and 16 dot products, then the fp32
 // kernel's fold (gemm_nt_reduce_avx512.hpp); and the row conversion into NT pair rows (gemm_nt_bf16_ukernel.hpp).
-// Compiled with -mavx512f -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report both. Named
-// accumulators, as in the fp32 kernel.
+// Compiled with -mavx512f -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
+// Named accumulators, as in the fp32 kernel.
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/bf16_floor_avx512.hpp"
 #include "conv_bwd/kernels/gemm_nt_bf16_ukernel.hpp"

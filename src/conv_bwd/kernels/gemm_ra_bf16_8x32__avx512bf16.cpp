@@ -2,7 +2,7 @@
 // taking two K steps, so per pair step the B loads of its 32 or 16 columns, 8 broadcast words (each row's two
 // columns, one unaligned 32-bit load from its reversed window) and 16 or 8 dot products; the tile stored as it is or
 // transposed as the fp32 ones store theirs; and the reversed window conversion (gemm_ra_bf16_ukernel.hpp). Compiled
-// with -mavx512f -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report both.
+// with -mavx512f -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
 #include <cstring>
 
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
