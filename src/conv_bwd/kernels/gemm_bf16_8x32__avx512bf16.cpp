@@ -64,39 +64,78 @@ inline void transpose8x8(__m256i r[8]) {
   }
 }
 
-// Pair steps taken kStepGroup at a time over all panels (gemm_bf16_step_pairs__avx512bf16 says why).
+// Pair steps a few at a time, each group over all panels: a group reads a handful of rows, a line of each at a time,
+// and writes a few lines into each panel. Panel by panel over all of K instead read one 16-byte chunk from each of up
+// to 256 rows per A panel (width 8), and rows a power of two apart (512 bytes: 256 input channels of a 1 × 1 weight)
+// share a few cache sets, so every chunk came from beyond L1 again.
 constexpr int64_t kStepGroup = 4;
 
-// gemm_bf16_step_pairs__avx512bf16 for widths that are multiples of 32 (B's panels): 32 lines of two steps per pair
-// of 64-byte loads, interleaved as words by two unpacks and put back in line order by two permutes; the lines past
-// `lines` are masked off the loads (read as zero), so no row is read past its end.
-int step_pairs_by_32(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
-                     int64_t panel_words) {
+// Calls pair_row(hi, lo, p0, out) for every pair step and panel in that order: `hi`, `lo` the step's rows from the
+// panel's first line p0 (lo nullptr: the zero past kc), `out` the panel's words of that step.
+template <typename PairRow>
+void for_each_step_pair(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
+                        int64_t panel_words, PairRow pair_row) {
   const int64_t kp = (kc + 1) / 2;
-  // Each 128-bit lane of unpacklo(lo, hi) holds 4 lines' words, of unpackhi the next 4: lane order back to lines.
-  const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0),
-                second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
-  WordMagnitudes seen;
   for (int64_t i0 = 0; i0 < kp; i0 += kStepGroup) {
     const int64_t i1 = std::min(kp, i0 + kStepGroup);
     for (int64_t p0 = 0; p0 < lines; p0 += width) {
       uint32_t *d = dst + p0 / width * panel_words;
       for (int64_t i = i0; i < i1; ++i) {
         const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
-        for (int64_t j = 0; j < width; j += 32) {
-          const int64_t n = std::clamp<int64_t>(lines - p0 - j, 0, 32);
-          const __mmask32 mask = n == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << n) - 1u);
-          const __m512i h = _mm512_maskz_loadu_epi16(mask, hi + j);
-          const __m512i l = lo == nullptr ? _mm512_setzero_si512() : _mm512_maskz_loadu_epi16(mask, lo + j);
-          seen.add(h);
-          seen.add(l);
-          const __m512i a = _mm512_unpacklo_epi16(l, h), b = _mm512_unpackhi_epi16(l, h);
-          _mm512_storeu_si512(d + i * width + j, _mm512_permutex2var_epi64(a, first, b));
-          _mm512_storeu_si512(d + i * width + j + 16, _mm512_permutex2var_epi64(a, second, b));
-        }
+        pair_row(hi, lo, p0, d + i * width);
       }
     }
   }
+}
+
+// gemm_bf16_step_pairs__avx512bf16 for widths that are multiples of 32 (B's panels): 32 lines of two steps per pair
+// of 64-byte loads, interleaved as words by two unpacks and put back in line order by two permutes; the lines past
+// `lines` are masked off the loads (read as zero), so no row is read past its end.
+int step_pairs_by_32(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
+                     int64_t panel_words) {
+  // Each 128-bit lane of unpacklo(lo, hi) holds 4 lines' words, of unpackhi the next 4: lane order back to lines.
+  const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0),
+                second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+  WordMagnitudes seen;
+  for_each_step_pair(steps, kc, lines, width, dst, panel_words,
+                     [&](const uint16_t *hi, const uint16_t *lo, int64_t p0, uint32_t *out) {
+                       for (int64_t j = 0; j < width; j += 32) {
+                         const int64_t n = std::clamp<int64_t>(lines - p0 - j, 0, 32);
+                         const __mmask32 mask = n == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << n) - 1u);
+                         const __m512i h = _mm512_maskz_loadu_epi16(mask, hi + j);
+                         const __m512i l =
+                             lo == nullptr ? _mm512_setzero_si512() : _mm512_maskz_loadu_epi16(mask, lo + j);
+                         seen.add(h);
+                         seen.add(l);
+                         const __m512i a = _mm512_unpacklo_epi16(l, h), b = _mm512_unpackhi_epi16(l, h);
+                         _mm512_storeu_si512(out + j, _mm512_permutex2var_epi64(a, first, b));
+                         _mm512_storeu_si512(out + j + 16, _mm512_permutex2var_epi64(a, second, b));
+                       }
+                     });
+  return seen.floor();
+}
+
+// The 8-wide panels of A: eight lines of two steps per pair of 16-byte loads; the last lines through a zeroed chunk.
+int step_pairs_by_8(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
+                    int64_t panel_words) {
+  const int64_t whole = lines / 8 * 8;
+  Magnitudes seen;
+  for_each_step_pair(steps, kc, lines, width, dst, panel_words,
+                     [&](const uint16_t *hi, const uint16_t *lo, int64_t p0, uint32_t *out) {
+                       for (int64_t j = 0; j < width; j += 8) {
+                         __m256i words = _mm256_setzero_si256();
+                         if (p0 + j < whole) {
+                           words = step_pair8(hi + j, lo == nullptr ? nullptr : lo + j, seen);
+                         } else if (p0 + j < lines) {
+                           alignas(16) uint16_t h[8] = {}, l[8] = {};
+                           const int64_t n = lines - p0 - j;
+                           std::copy(hi + j, hi + j + n, h);
+                           if (lo != nullptr) std::copy(lo + j, lo + j + n, l);
+                           words = step_pair8(h, lo == nullptr ? nullptr : l, seen);
+                         }
+                         _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + j), words);
+                       }
+                     });
   return seen.floor();
 }
 
@@ -127,36 +166,8 @@ int gemm_bf16_line_pairs__avx512bf16(const float *src, int64_t ld, int64_t lines
 
 int gemm_bf16_step_pairs__avx512bf16(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
                                      int64_t panel_words) {
-  if (width % 32 == 0) return step_pairs_by_32(steps, kc, lines, width, dst, panel_words);
-  // Pair steps a few at a time, each group over all panels: a group reads a handful of rows, a line of each at a
-  // time, and writes a few lines into each panel. Panel by panel over all of K instead read one 16-byte chunk from
-  // each of up to 256 rows per A panel (width 8), and rows a power of two apart (512 bytes: 256 input channels of a
-  // 1 × 1 weight) share a few cache sets, so every chunk came from beyond L1 again.
-  const int64_t kp = (kc + 1) / 2, whole = lines / 8 * 8;
-  Magnitudes seen;
-  for (int64_t i0 = 0; i0 < kp; i0 += kStepGroup) {
-    const int64_t i1 = std::min(kp, i0 + kStepGroup);
-    for (int64_t p0 = 0; p0 < lines; p0 += width) {
-      uint32_t *d = dst + p0 / width * panel_words;
-      for (int64_t i = i0; i < i1; ++i) {
-        const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
-        for (int64_t j = 0; j < width; j += 8) {
-          __m256i words = _mm256_setzero_si256();
-          if (p0 + j < whole) {
-            words = step_pair8(hi + j, lo == nullptr ? nullptr : lo + j, seen);
-          } else if (p0 + j < lines) {  // the last lines through a zeroed chunk
-            alignas(16) uint16_t h[8] = {}, l[8] = {};
-            const int64_t n = lines - p0 - j;
-            std::copy(hi + j, hi + j + n, h);
-            if (lo != nullptr) std::copy(lo + j, lo + j + n, l);
-            words = step_pair8(h, lo == nullptr ? nullptr : l, seen);
-          }
-          _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i * width + j), words);
-        }
-      }
-    }
-  }
-  return seen.floor();
+  return width % 32 == 0 ? step_pairs_by_32(steps, kc, lines, width, dst, panel_words)
+                         : step_pairs_by_8(steps, kc, lines, width, dst, panel_words);
 }
 
 int gemm_bf16_pairs__avx512bf16(const float *src, int64_t panels, int width, int64_t kc, uint32_t *dst) {
