@@ -5,6 +5,9 @@
 //   - to_rows against a scalar pairing (value 32t + l in the high half of word 16t + l, value 32t + 16 + l or zero in
 //     its low half) and its exponent floor against a scalar scan, on normal, tiny, subnormal, Inf and NaN values,
 //     rows at a pitch wider than kc;
+//   - rows_from_bf16 (BF16 rows, any kc, the first n values read) against to_rows on the same values widened to fp32
+//     with zeros from n on: the same words and floor, nothing read past n (poison there), on normal, tiny and
+//     subnormal values and with an Inf or NaN in either half of a chunk;
 //   - the kernel bit for bit against a scalar model: per lane, VDPBF16PS as Intel's manual documents it
 //     (kernel_test::dot_step), then the fp32 kernel's documented fold of the 16 lanes (((l0 + l2) + (l1 + l3)) per
 //     four, then (B0 + B1) + (B2 + B3)), on random BF16 values with subnormals and underflowing products among them;
@@ -115,6 +118,37 @@ TEST_P(KernelsGemmNtBf16, RowsAndFloorsAreTheDocumentedOnes) {
   std::vector<float> zeros(32, 0.0f);
   std::vector<uint32_t> out(16);
   EXPECT_EQ(k.to_rows(zeros.data(), 32, 1, 32, out.data()), 254);
+}
+
+TEST_P(KernelsGemmNtBf16, RowsFromBf16AreTheRowsOfTheWidenedValues) {
+  const GemmNtBf16Ukernel &k = *GetParam();
+  const int rows = 3;
+  for (int64_t kc : {0, 1, 15, 16, 17, 31, 32, 33, 48, 63, 1040}) {
+    for (int64_t n : {kc, kc - 7, int64_t{0}}) {
+      if (n < 0) continue;
+      for (int variant = 0; variant < 4; ++variant) {  // normal, tiny and subnormal, Inf, NaN
+        const int64_t ld = kc + 19, kcp = (kc + 15) / 16 * 16, kw = nt_pair_words(kc);
+        const std::vector<float> values = random_bf16(rows * kc, static_cast<uint32_t>(3 + kc + n), variant == 1);
+        std::vector<uint16_t> src(static_cast<size_t>(rows * ld), 0x7FC1);  // a NaN past each row's n values
+        std::vector<float> widened(static_cast<size_t>(rows * kcp), 0.0f);
+        for (int r = 0; r < rows; ++r) {
+          for (int64_t i = 0; i < n; ++i) {
+            float v = values[static_cast<size_t>(r * kc + i)];
+            if (variant >= 2 && r == 1 && i == n / 2) v = variant == 2 ? INFINITY : NAN;
+            src[static_cast<size_t>(r * ld + i)] = static_cast<uint16_t>(float_bits(v) >> 16);
+            widened[static_cast<size_t>(r * kcp + i)] = v;
+          }
+        }
+        std::vector<uint32_t> want(static_cast<size_t>(rows * kw), 0xDEADBEEFu), got = want;
+        const int want_floor = k.to_rows(widened.data(), kcp, rows, kcp, want.data());
+        const int got_floor = k.rows_from_bf16(src.data(), ld, rows, n, kc, got.data());
+        const std::string where =
+            "kc " + std::to_string(kc) + " n " + std::to_string(n) + " variant " + std::to_string(variant);
+        EXPECT_EQ(got_floor, want_floor) << where;
+        EXPECT_EQ(got, want) << where;
+      }
+    }
+  }
 }
 
 // m × n runs of the kernel on A rows (rows ≥ m zeros, as packing fills them) and B rows (rows ≥ n repeating row

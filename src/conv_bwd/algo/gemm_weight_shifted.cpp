@@ -14,6 +14,7 @@
 
 #include "conv_bwd/algo/gemm_algorithms.hpp"
 #include "conv_bwd/algo/packing.hpp"
+#include "conv_bwd/algo/prefetch.hpp"
 #include "conv_bwd/algo/shifted_windows.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
 #include "conv_bwd/algorithms.hpp"
@@ -27,6 +28,18 @@ namespace {
 // every tap row is an x row, so both operands can be read where they lie (in K blocks of whole vectors).
 bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandReader &dy) {
   if (c.kernel_numel() != 1 || !unit_stride(c) || !x.plain() || !dy.plain()) return false;
+  for (int d = 0; d < kSpatial; ++d) {
+    if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
+  }
+  return c.x.contiguous_planes() && c.y.contiguous_planes();
+}
+
+// The same layout (a 1×1 kernel at stride 1 without padding, dense planes) on BF16 operands that need no rounding:
+// the NT pair rows of both are made straight from their rows (GemmNtBf16Ukernel::rows_from_bf16), with no fp32 copy
+// of either unless a pass's floors send it to the fp32 kernel. ResNet's 1×1 56² gradWeight spent more time reading
+// BF16 into fp32 rows and those into pairs than in the pair kernel.
+bool pairs_from_bf16_rows(const Canonical &c, const OperandReader &x, const OperandReader &dy) {
+  if (c.kernel_numel() != 1 || !unit_stride(c) || !x.bf16_exact() || !dy.bf16_exact()) return false;
   for (int d = 0; d < kSpatial; ++d) {
     if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
   }
@@ -92,7 +105,8 @@ class ShiftedWeightGemm {
         row_floats_(geo_.pair_row_floats(c)),
         shared_dy_(shared_dy),
         pairs_at_(b.pairs_at),
-        nt_on_pairs_(ntp_ != nullptr && !dy_in_place_) {}
+        nt_on_pairs_(ntp_ != nullptr && !dy_in_place_),
+        pairs_from_bf16_(nt_on_pairs_ && shared_dy == nullptr && pairs_from_bf16_rows(c, x_, dy_)) {}
 
   // Whether the items pack no dy rows of their own (read where they lie).
   bool dy_in_place() const { return dy_in_place_; }
@@ -146,7 +160,13 @@ class ShiftedWeightGemm {
     // tile is packed.
     const bool in_place = in_place_ && kcp == blk.kc;
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc ? m_ / uk_.mr * uk_.mr : 0;
-    if (!in_place) pack_windows(blk, kcp, windows);
+    // Pairs made from BF16 rows need the windows only for a pass that the fp32 kernel takes.
+    bool windows_packed = in_place;
+    auto pack_windows_once = [&] {
+      if (!windows_packed) pack_windows(blk, kcp, windows);
+      windows_packed = true;
+    };
+    if (!pairs_from_bf16_) pack_windows_once();
     const float *dy_data = dy_.plain_data();
     const View5 &yv = dy_.view();
     const int64_t *tap_at = tap_table(blk, scratch, windows);
@@ -155,16 +175,30 @@ class ShiftedWeightGemm {
     const NtPairLayout lay(uk_, m_, lda_, cpi_ * kk_);
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + pairs_at_), *b_pairs = a_pairs + lay.columns_at;
     const int64_t kw = nt_pair_words(kcp);  // the block's pair rows (the layout's are of a whole K block)
-    const int b_floor = nt_on_pairs_ ? column_pairs(blk, windows, tap_at, kcp, b_pairs) : 0;
+    const int b_floor = pairs_from_bf16_ ? x_row_pairs(blk, kcp, b_pairs)
+                        : nt_on_pairs_   ? column_pairs(blk, windows, tap_at, kcp, b_pairs)
+                                         : 0;
     const int64_t r_end = blk.r0 + blk.rows;
+    SpreadPrefetch next_dy, next_x;  // pairs_from_bf16_: the rows the next pass pairs
     for (int64_t i0 = blk.r0; i0 < r_end; i0 += mc) {
       const float *pass = per_pass ? a : a + i0 * lda_;  // row i of the pass at pass + (i - i0)·lda
       const int64_t end = std::min(round_up(r_end, uk_.mr), i0 + mc);
-      if (per_pass) {
+      auto pack_pass = [&] {
         for (int64_t r = std::max(i0, m_in_place); r < end; ++r) pack_dy_row(blk, kcp, r, a + (r - i0) * lda_);
-      }
+      };
       // The pass on the pair kernel when the floors of its rows and the block's columns allow (pairs_exact).
-      const bool on_pairs = b_floor > 0 && pairs_exact(ntp_->to_rows(pass, lda_, end - i0, kcp, a_pairs), b_floor);
+      bool on_pairs = false;
+      if (pairs_from_bf16_) {
+        on_pairs = b_floor > 0 && pairs_exact(dy_row_pairs(blk, i0, end, kcp, a_pairs), b_floor);
+        if (!on_pairs) {
+          pack_windows_once();
+          pack_pass();
+        }
+        prefetch_next_rows(blk, i0 + mc, r_end, cols, &next_dy, &next_x);
+      } else {
+        if (per_pass) pack_pass();
+        on_pairs = b_floor > 0 && pairs_exact(ntp_->to_rows(pass, lda_, end - i0, kcp, a_pairs), b_floor);
+      }
       int64_t ch_j = 0, tap_j = 0;  // column j = ch_j·K + tap_j, advanced without dividing
       for (int64_t j = 0; j < cols; j += uk_.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(uk_.nr, cols - j));
@@ -183,6 +217,8 @@ class ShiftedWeightGemm {
           } else {
             uk_.run(kcp, pass + (i - i0) * lda_, lda_, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           }
+          next_dy.step();
+          next_x.step();
         }
       }
     }
@@ -200,6 +236,47 @@ class ShiftedWeightGemm {
       }
     }
     return floor;
+  }
+
+  // pairs_from_bf16_: the BF16 rows the pass after the one at i0 pairs, fetched while this pass's kernel calls run
+  // (dy rows are a plane apart, a few cache lines each: too short a run for the hardware prefetchers). After the
+  // last pass, the next K block's x rows and first pass of dy rows, unless it is the call's last block (an item's last
+  // block fetches its successor for nothing: one block of several).
+  void prefetch_next_rows(const Block &blk, int64_t i1, int64_t r_end, int64_t cols, SpreadPrefetch *next_dy,
+                          SpreadPrefetch *next_x) const {
+    const int64_t mc = kNtRowTiles * uk_.mr;
+    const int64_t calls = ceil_div(cols, uk_.nr) * ceil_div(std::min(mc, r_end - (i1 - mc)), uk_.mr);
+    const View5 &yv = dy_.view(), &xv = x_.view();
+    Block next = blk;
+    if (i1 >= r_end) {
+      if (blk.kb + 1 >= k_blocks()) return;
+      set_k_block(blk.kb + 1, &next);
+      i1 = blk.r0;
+      const uint16_t *x_rows = x_.bf16_data() + xv.index(next.n, blk.g * c_.cx_per_group + blk.c0, 0, 0, 0) + next.q0;
+      next_x->start(x_rows, xv.strides[1] * 2, blk.channels, next.kc * 2, calls);
+    }
+    const int64_t rows = std::min({mc, r_end - i1, m_ - i1});
+    next_dy->start(dy_.bf16_data() + yv.index(next.n, blk.g * m_ + i1, 0, 0, 0) + next.q0, yv.strides[1] * 2, rows,
+                   next.kc * 2, calls);
+  }
+
+  // pairs_from_bf16_: the block's x rows (its columns: one tap) as NT pair rows, straight from BF16, zeros past kc as
+  // in pack_window's windows (a block shorter than lda_, the only one with values past kc, is a sample's last).
+  int x_row_pairs(const Block &blk, int64_t kcp, uint32_t *dst) const {
+    const View5 &v = x_.view();
+    return ntp_->rows_from_bf16(x_.bf16_data() + v.index(blk.n, blk.g * c_.cx_per_group + blk.c0, 0, 0, 0) + blk.q0,
+                                v.strides[1], blk.channels, blk.kc, kcp, dst);
+  }
+
+  // pairs_from_bf16_: dy rows [i0, end) of the group over the block as NT pair rows, straight from BF16 (rows past m
+  // zero, as pack_dy_row packs them).
+  int dy_row_pairs(const Block &blk, int64_t i0, int64_t end, int64_t kcp, uint32_t *dst) const {
+    const View5 &v = dy_.view();
+    const int64_t real = std::max<int64_t>(0, std::min(end, m_) - i0);
+    const uint16_t *rows = dy_.bf16_data() + v.index(blk.n, blk.g * m_ + i0, 0, 0, 0) + blk.q0;
+    const int floor = ntp_->rows_from_bf16(rows, v.strides[1], real, blk.kc, kcp, dst);
+    const int zeros = ntp_->rows_from_bf16(rows, 0, end - i0 - real, 0, kcp, dst + real * nt_pair_words(kcp));
+    return std::min(floor, zeros);
   }
 
   // Whether the kernel checked every value of the item's columns as it stored them (the RA kernel's transposed
@@ -444,10 +521,11 @@ class ShiftedWeightGemm {
   const bool dy_rows_in_place_;  // RA: the dy panels transposed from FP32 dy's planes (pack_dy_transposed)
   const bool q_is_flat_;         // q-space without junk and dense dy planes: a block's dy row is one run
   const int64_t blocks_per_sample_, k_parts_;
-  const int64_t row_floats_;  // the x row of the stride-2 phase pairs (pack_window)
-  float *const shared_dy_;    // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
-  const int64_t pairs_at_;    // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
-  const bool nt_on_pairs_;    // ntp_, and dy rows packed (so BF16 values: read in place they would be FP32 data)
+  const int64_t row_floats_;    // the x row of the stride-2 phase pairs (pack_window)
+  float *const shared_dy_;      // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
+  const int64_t pairs_at_;      // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
+  const bool nt_on_pairs_;      // ntp_, and dy rows packed (so BF16 values: read in place they would be FP32 data)
+  const bool pairs_from_bf16_;  // nt_on_pairs_ with both operands' pair rows made from their BF16 rows
 };
 
 }  // namespace

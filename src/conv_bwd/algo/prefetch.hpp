@@ -15,29 +15,32 @@ class SpreadPrefetch {
   // The lines holding bytes [0, bytes) from each of `rows` starts, first + r · pitch bytes, issued over `portions`
   // calls of step(); anything not issued by then is dropped by the next start().
   void start(const void *first, int64_t pitch, int64_t rows, int64_t bytes, int64_t portions) {
-    first_ = reinterpret_cast<uintptr_t>(first);
     pitch_ = pitch;
     // Each row from the line holding its first byte: as many lines as a row of `bytes` can touch at any offset in a
     // line (rows a pitch apart that is no multiple of a line start at different offsets).
     lines_per_row_ = (bytes + 2 * kLine - 2) / kLine;
-    next_ = 0;
-    total_ = bytes > 0 ? rows * lines_per_row_ : 0;
-    per_step_ = portions > 0 ? (total_ + portions - 1) / portions : total_;
+    row_start_ = reinterpret_cast<uintptr_t>(first);
+    line_ = 0;
+    left_ = bytes > 0 ? rows * lines_per_row_ : 0;
+    per_step_ = portions > 0 ? (left_ + portions - 1) / portions : left_;
   }
 
+  // The next portion, rows and lines walked by counters: step() runs after every kernel call, so no divisions.
   void step() {
-    const int64_t end = next_ + per_step_ < total_ ? next_ + per_step_ : total_;
-    for (; next_ < end; ++next_) {
-      const int64_t row = next_ / lines_per_row_, line = next_ % lines_per_row_;
-      const uintptr_t at = (first_ + static_cast<uintptr_t>(row * pitch_)) & ~uintptr_t{kLine - 1};
-      __builtin_prefetch(reinterpret_cast<const void *>(at + static_cast<uintptr_t>(line * kLine)), 0, 2);
+    for (int64_t n = left_ < per_step_ ? left_ : per_step_; n > 0; --n, --left_) {
+      const uintptr_t at = (row_start_ & ~uintptr_t{kLine - 1}) + static_cast<uintptr_t>(line_ * kLine);
+      __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
+      if (++line_ == lines_per_row_) {
+        line_ = 0;
+        row_start_ += static_cast<uintptr_t>(pitch_);
+      }
     }
   }
 
  private:
   static constexpr int64_t kLine = 64;
-  uintptr_t first_ = 0;
-  int64_t pitch_ = 0, lines_per_row_ = 0, next_ = 0, total_ = 0, per_step_ = 0;
+  uintptr_t row_start_ = 0;  // the first byte of the row being issued
+  int64_t pitch_ = 0, lines_per_row_ = 0, line_ = 0, left_ = 0, per_step_ = 0;
 };
 
 }  // namespace conv_bwd

@@ -1,8 +1,10 @@
 // AVX512-BF16 pair NT kernel: gemm_nt_f32_4x4__avx512f's tile (4 A rows × 4 B rows = 16 zmm accumulators of 16 lanes)
 // with each VDPBF16PS taking two K steps per lane, so per 32 k: 4 + 4 loads and 16 dot products, then the fp32
-// kernel's fold (gemm_nt_reduce_avx512.hpp); and the row conversion into NT pair rows (gemm_nt_bf16_ukernel.hpp).
+// kernel's fold (gemm_nt_reduce_avx512.hpp); and the row conversions into NT pair rows (gemm_nt_bf16_ukernel.hpp).
 // Compiled with -mavx512f -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
 // Named accumulators, as in the fp32 kernel.
+#include <algorithm>
+
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
 #include "conv_bwd/kernels/bf16_floor_avx512.hpp"
 #include "conv_bwd/kernels/gemm_nt_bf16_ukernel.hpp"
@@ -35,6 +37,28 @@ int gemm_nt_bf16_rows__avx512bf16(const float *src, int64_t ld, int64_t rows, in
       const __m512i hi = load_seen(s + k, &seen);
       const __m512i lo = k + 16 < kc ? load_seen(s + k + 16, &seen) : _mm512_setzero_si512();
       _mm512_storeu_si512(d + k / 2, _mm512_or_si512(_mm512_and_si512(hi, high), _mm512_srli_epi32(lo, 16)));
+    }
+  }
+  return seen.floor();
+}
+
+int gemm_nt_bf16_rows_from_bf16__avx512bf16(const uint16_t *src, int64_t ld, int64_t rows, int64_t n, int64_t kc,
+                                            uint32_t *dst) {
+  const int64_t kw = nt_pair_words(kc);
+  // Word l of a chunk: value l over value 16 + l, i.e. 16-bit lanes (16 + l, l) in little-endian order.
+  alignas(64) static const uint16_t kInterleave[32] = {16, 0, 17, 1, 18, 2,  19, 3,  20, 4,  21, 5,  22, 6,  23, 7,
+                                                       24, 8, 25, 9, 26, 10, 27, 11, 28, 12, 29, 13, 30, 14, 31, 15};
+  const __m512i interleave = _mm512_load_si512(kInterleave);
+  WordMagnitudes seen;
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint16_t *s = src + r * ld;
+    uint32_t *d = dst + r * kw;
+    for (int64_t k = 0; k < kc; k += 32) {
+      const int64_t count = std::clamp<int64_t>(n - k, 0, 32);
+      const __mmask32 mask = count == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
+      const __m512i v = _mm512_maskz_loadu_epi16(mask, s + k);
+      seen.add(v);
+      _mm512_storeu_si512(d + k / 2, _mm512_permutexvar_epi16(interleave, v));
     }
   }
   return seen.floor();

@@ -22,9 +22,9 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 // The family's enumerator list: X(tile, mr, nr, lanes, isa, level) for kernel gemm_nt_bf16_<tile>__<isa> with its row
-// conversion gemm_nt_bf16_rows__<isa>, MR × NR with `lanes` partial sums per element, which needs ISA `level`. It
-// drives the prototypes (below), the table and the selection (gemm_ukernel.cpp) and the tests
-// (kernels_gemm_nt_bf16_test.cpp). A kernel replaces the fp32 NT kernel of the same tile and lanes only
+// conversions gemm_nt_bf16_rows__<isa> and gemm_nt_bf16_rows_from_bf16__<isa>, MR × NR with `lanes` partial sums per
+// element, which needs ISA `level`. It drives the prototypes (below), the table and the selection (gemm_ukernel.cpp)
+// and the tests (kernels_gemm_nt_bf16_test.cpp). A kernel replaces the fp32 NT kernel of the same tile and lanes only
 // (gemm_nt_bf16_ukernel), so the blocking, and with it every sum, stays the same.
 #define ACLNN_CPU_GEMM_NT_BF16_UKERNELS(X) X(4x4, 4, 4, 16, avx512bf16, kAvx512Bf16)
 
@@ -34,6 +34,11 @@ using GemmNtBf16UkernelSignature = void(int64_t kw, const uint32_t *a, int64_t l
 // Converts `rows` rows of kc values (kc a multiple of 16; row r at src + r·ld) into NT pair rows of nt_pair_words(kc)
 // words each, one after the other from dst, and returns their exponent floor as gemm_bf16_ukernel.hpp's to_pairs does.
 using GemmNtBf16RowsSignature = int(const float *src, int64_t ld, int64_t rows, int64_t kc, uint32_t *dst);
+// The same pair rows and floor straight from BF16 memory (an operand that needs no rounding, e.g. 1×1 gradWeight's x
+// and dy rows): row r's first n values (n ≤ kc; any kc) at src + r·ld, its values from n to kc zero, nothing read past
+// n. It skips the fp32 rows, which only blocks failing pairs_exact need.
+using GemmNtBf16RowsFromBf16Signature = int(const uint16_t *src, int64_t ld, int64_t rows, int64_t n, int64_t kc,
+                                            uint32_t *dst);
 
 // Words of an NT pair row of kc values.
 inline int64_t nt_pair_words(int64_t kc) { return (kc + 31) / 32 * 16; }
@@ -41,6 +46,7 @@ inline int64_t nt_pair_words(int64_t kc) { return (kc + 31) / 32 * 16; }
 struct GemmNtBf16Ukernel {
   GemmNtBf16UkernelSignature *run;  // nullptr: not built for this target (kernel_isas.hpp)
   GemmNtBf16RowsSignature *to_rows;
+  GemmNtBf16RowsFromBf16Signature *rows_from_bf16;
   int mr, nr, lanes;
   Isa isa;
   const char *name;
@@ -50,7 +56,8 @@ struct GemmNtBf16Ukernel {
 
 #define ACLNN_CPU_GEMM_NT_BF16_UKERNEL_PROTOTYPES(tile, mr, nr, lanes, isa, level) \
   GemmNtBf16UkernelSignature gemm_nt_bf16_##tile##__##isa;                         \
-  GemmNtBf16RowsSignature gemm_nt_bf16_rows__##isa;
+  GemmNtBf16RowsSignature gemm_nt_bf16_rows__##isa;                                \
+  GemmNtBf16RowsFromBf16Signature gemm_nt_bf16_rows_from_bf16__##isa;
 ACLNN_CPU_GEMM_NT_BF16_UKERNELS(ACLNN_CPU_GEMM_NT_BF16_UKERNEL_PROTOTYPES)
 #undef ACLNN_CPU_GEMM_NT_BF16_UKERNEL_PROTOTYPES
 

@@ -68,13 +68,14 @@ const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_
 const GemmRaBf16Ukernel kGemmRaBf16Ukernels[] = {ACLNN_CPU_GEMM_RA_BF16_UKERNELS(ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY
 
-#define ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY(tile, mr, nr, lanes, isa, level)     \
-  GemmNtBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_##tile##__##isa), \
-                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_rows__##isa),     \
-                    mr,                                                           \
-                    nr,                                                           \
-                    lanes,                                                        \
-                    Isa::level,                                                   \
+#define ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY(tile, mr, nr, lanes, isa, level)           \
+  GemmNtBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_##tile##__##isa),       \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_rows__##isa),           \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_nt_bf16_rows_from_bf16__##isa), \
+                    mr,                                                                 \
+                    nr,                                                                 \
+                    lanes,                                                              \
+                    Isa::level,                                                         \
                     "gemm_nt_bf16_" #tile "__" #isa},
 const GemmNtBf16Ukernel kGemmNtBf16Ukernels[] = {ACLNN_CPU_GEMM_NT_BF16_UKERNELS(ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_NT_BF16_UKERNEL_ENTRY
