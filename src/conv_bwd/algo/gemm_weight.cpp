@@ -12,6 +12,7 @@
 #include "conv_bwd/algo/im2col.hpp"
 #include "conv_bwd/algo/operand_runs.hpp"
 #include "conv_bwd/algo/packing.hpp"
+#include "conv_bwd/algo/prefetch.hpp"
 #include "conv_bwd/algo/weight_partials.hpp"
 #include "conv_bwd/algorithms.hpp"
 #include "conv_bwd/parallel.hpp"
@@ -38,6 +39,7 @@ bool im2col_is_x(const Canonical &c) {
 // One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
 struct Block {
   int64_t g, r0, m, j0, nc;
+  int64_t kb;  // the block's index (WeightKBlock)
   WeightKBlock k;
   bool first;
   int64_t kc() const { return k.len(); }  // K steps: the block's positions in all its samples
@@ -75,7 +77,9 @@ class WeightGemm {
         x_plane_is_column_(im2col_is_x(c)),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
-        nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr) {}
+        nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr),
+        dy_pairs_from_bf16_(ntp_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes() &&
+                            !im2col_reads_padding(c)) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
@@ -117,14 +121,19 @@ class WeightGemm {
     const int64_t kcp = round_up(blk.kc(), uk.lanes), m = blk.m, mp = round_up(m, uk.mr), np = round_up(blk.nc, uk.nr);
     float *a = scratch, *bp = scratch + rows_ * kcp;
     bool fin = true;
-    // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed.
+    // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed. BF16 rows of one sample
+    // are paired where they lie instead, and packed only for a block the pair kernel cannot take.
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc() ? m / uk.mr * uk.mr : 0;
+    const bool dy_pairs_in_place = dy_pairs_from_bf16_ && blk.k.samples == 1;
     const View5 &yv = dy_.view();
-    for (int64_t r = m_in_place; r < mp; ++r) {
-      float *row = a + r * kcp;
-      if (r < m) fin &= read_dy(blk, r, row);
-      std::fill(row + (r < m ? blk.kc() : 0), row + kcp, 0.0f);
-    }
+    auto pack_dy = [&] {
+      for (int64_t r = m_in_place; r < mp; ++r) {
+        float *row = a + r * kcp;
+        if (r < m) fin &= read_dy(blk, r, row);
+        std::fill(row + (r < m ? blk.kc() : 0), row + kcp, 0.0f);
+      }
+    };
+    if (!dy_pairs_in_place) pack_dy();
     for (int64_t j = 0; j < np; ++j) {
       float *row = bp + j * kcp;
       if (j < blk.nc) read_col(blk, j, row);
@@ -133,8 +142,14 @@ class WeightGemm {
     // The block on the pair kernel when the floors of its rows allow (pairs_exact): both operands as pair rows.
     const int64_t kw = nt_pair_words(kcp);
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at), *b_pairs = a_pairs + rows_ * kw;
-    const bool on_pairs = ntp_ != nullptr && pairs_exact(ntp_->to_rows(a, kcp, mp, kcp, a_pairs),
-                                                         ntp_->to_rows(bp, kcp, np, kcp, b_pairs));
+    bool on_pairs = false;
+    if (ntp_ != nullptr) {
+      const int a_floor = dy_pairs_in_place ? dy_row_pairs(blk, kcp, a_pairs) : ntp_->to_rows(a, kcp, mp, kcp, a_pairs);
+      on_pairs = pairs_exact(a_floor, ntp_->to_rows(bp, kcp, np, kcp, b_pairs));
+    }
+    if (dy_pairs_in_place && !on_pairs) pack_dy();
+    SpreadPrefetch next_dy;
+    if (dy_pairs_in_place) prefetch_next_dy(blk, &next_dy);
     // Passes of kNtRowTiles MR-tiles of dy rows stay in L2 while every im2col row goes by.
     const int64_t mc = kNtRowTiles * uk.mr;
     for (int64_t i0 = 0; i0 < m; i0 += mc) {
@@ -156,10 +171,32 @@ class WeightGemm {
           } else {
             uk.run(kcp, a + i * kcp, kcp, rows, acc + i * ldc + j, ldc, mm, nn, !blk.first);
           }
+          next_dy.step();
         }
       }
     }
     return fin;
+  }
+
+  // dy_pairs_from_bf16_, a block of one sample: its dy rows as NT pair rows straight from BF16 (rows past m zero, as
+  // packed); returns their floor.
+  int dy_row_pairs(const Block &blk, int64_t kcp, uint32_t *dst) const {
+    const View5 &v = dy_.view();
+    const uint16_t *rows = dy_.bf16_data() + v.index(blk.k.n, blk.g * m_ + blk.r0, 0, 0, 0) + blk.k.o0;
+    const int64_t mp = round_up(blk.m, k_.nt->mr);
+    const int floor = ntp_->rows_from_bf16(rows, v.strides[1], blk.m, blk.kc(), kcp, dst);
+    return std::min(floor, ntp_->rows_from_bf16(rows, 0, mp - blk.m, 0, kcp, dst + blk.m * nt_pair_words(kcp)));
+  }
+
+  // dy_pairs_from_bf16_: the next K block's dy rows, fetched while this block's kernel calls run (rows a plane apart,
+  // a few cache lines each, as in gemm_weight_shifted); nothing after the call's last block.
+  void prefetch_next_dy(const Block &blk, SpreadPrefetch *next) const {
+    if (blk.kb + 1 >= WeightKBlock::count(c_, b_)) return;
+    const WeightKBlock k(c_, b_, blk.kb + 1);
+    const View5 &v = dy_.view();
+    const int64_t calls = ceil_div(blk.m, k_.nt->mr) * ceil_div(blk.nc, k_.nt->nr);
+    next->start(dy_.bf16_data() + v.index(k.n, blk.g * m_ + blk.r0, 0, 0, 0) + k.o0, v.strides[1] * 2, blk.m,
+                k.len() * 2, calls);
   }
 
   // The x box of `channel` for sample n (XBox): x's rows where they lie inside it, zeros elsewhere, rounded as read.
@@ -281,6 +318,7 @@ class WeightGemm {
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr
+  const bool dy_pairs_from_bf16_;       // ntp_ on BF16 dy that needs no rounding or scan, dense planes
 };
 
 }  // namespace
@@ -309,6 +347,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
       float *acc = weight_accumulator(c, s, grad_weight, in_place, it.part, it.g, it.r0, it.j0, &ldc);
       const int64_t first = part_begin(blocks, b.k_parts, it.part), last = part_begin(blocks, b.k_parts, it.part + 1);
       for (int64_t kb = first; kb < last; ++kb) {
+        blk.kb = kb;
         blk.k = WeightKBlock(c, b, kb);
         blk.first = kb == first;
         fin &= gemm.run(blk, scratch, acc, ldc);
