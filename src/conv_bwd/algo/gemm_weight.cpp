@@ -184,8 +184,7 @@ class WeightGemm {
     const View5 &v = dy_.view();
     const uint16_t *rows = dy_.bf16_data() + v.index(blk.k.n, blk.g * m_ + blk.r0, 0, 0, 0) + blk.k.o0;
     const int64_t mp = round_up(blk.m, k_.nt->mr);
-    const int floor = ntp_->rows_from_bf16(rows, v.strides[1], blk.m, blk.kc(), kcp, dst);
-    return std::min(floor, ntp_->rows_from_bf16(rows, 0, mp - blk.m, 0, kcp, dst + blk.m * nt_pair_words(kcp)));
+    return ntp_->padded_rows_from_bf16(rows, v.strides[1], blk.m, mp, blk.kc(), kcp, dst);
   }
 
   // dy_pairs_from_bf16_: the next K block's dy rows, fetched while this block's kernel calls run (rows a plane apart,

@@ -274,9 +274,7 @@ class ShiftedWeightGemm {
     const View5 &v = dy_.view();
     const int64_t real = std::max<int64_t>(0, std::min(end, m_) - i0);
     const uint16_t *rows = dy_.bf16_data() + v.index(blk.n, blk.g * m_ + i0, 0, 0, 0) + blk.q0;
-    const int floor = ntp_->rows_from_bf16(rows, v.strides[1], real, blk.kc, kcp, dst);
-    const int zeros = ntp_->rows_from_bf16(rows, 0, end - i0 - real, 0, kcp, dst + real * nt_pair_words(kcp));
-    return std::min(floor, zeros);
+    return ntp_->padded_rows_from_bf16(rows, v.strides[1], real, end - i0, blk.kc, kcp, dst);
   }
 
   // Whether the kernel checked every value of the item's columns as it stored them (the RA kernel's transposed

@@ -52,6 +52,15 @@ struct GemmNtBf16Ukernel {
   const char *name;
 
   bool built() const { return run != nullptr; }
+
+  // rows_from_bf16 for `real` rows, then zero rows up to `rows` (a tile's rows past the operand's, as packing fills
+  // them); their floor.
+  int padded_rows_from_bf16(const uint16_t *src, int64_t ld, int64_t real, int64_t rows, int64_t n, int64_t kc,
+                            uint32_t *dst) const {
+    const int floor = rows_from_bf16(src, ld, real, n, kc, dst);
+    const int zeros = rows_from_bf16(src, 0, rows - real, 0, kc, dst + real * nt_pair_words(kc));
+    return floor < zeros ? floor : zeros;
+  }
 };
 
 #define ACLNN_CPU_GEMM_NT_BF16_UKERNEL_PROTOTYPES(tile, mr, nr, lanes, isa, level) \
