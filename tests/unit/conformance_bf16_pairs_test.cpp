@@ -184,5 +184,31 @@ TEST_F(ConformanceBf16Pairs, SubnormalsInfAndNanKeepTheFp32PathsBits) {
   }
 }
 
+// The BF16 1×1 gradWeight paths that pair x and dy straight from their BF16 rows: a later pass (dy rows from 32 on)
+// or a later K block (the second sample) leaves the pairs for the fp32 kernel after earlier ones ran on them; and x and
+// dy with a storage offset and channels outermost (dense planes a batch of planes apart, rows off any alignment).
+TEST_F(ConformanceBf16Pairs, PairsFromBf16RowsKeepTheFp32PathsBitsInLaterPassesAndOtherLayouts) {
+  struct Late {
+    const char *text;
+    int64_t dy_index;  // a dy element of a later pass or block
+  };
+  const Late cases[] = {
+      {"mb1_g1_ic21oc37_ih30iw30_kh1kw1_dtbf16:bf16:bf16:f32:f32:f32", 33 * 900 + 7},
+      {"mb2_g1_ic21oc40_ih40iw40_kh1kw1_dtbf16:bf16:bf16:f32:f32:f32", (40 + 35) * 1600 + 901},
+      {"mb2_g1_ic13oc20_ih46iw46_kh1kw1_sh2sw2_dtbf16", (20 + 3) * 529 + 11},
+  };
+  for (const Late &late : cases) {
+    for (double v : {1e-39, 1.0 / 0.0, 0.0 / 0.0}) {
+      ConvCase c = parse_case(late.text, Data::kRandom, 10);
+      c.specials.push_back({kGradOutput, late.dy_index, v});
+      expect_same_bits(c, 1.0, std::string(late.text) + " with " + std::to_string(v) + " late in dy", kNt);
+    }
+    ConvCase c = parse_case(late.text, Data::kRandom, 11);
+    c.layout[kInput] = Layout{{1, 0, 2, 3}, 1, 3};
+    c.layout[kGradOutput] = Layout{{1, 0, 2, 3}, 1, 5};
+    expect_same_bits(c, 1.0, std::string(late.text) + " channels outermost, offset", kNt);
+  }
+}
+
 }  // namespace
 }  // namespace conformance

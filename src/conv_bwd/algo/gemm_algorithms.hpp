@@ -83,8 +83,9 @@ constexpr int64_t kMaxSharedDyBytes = int64_t{64}
                                       << 20;  // gemm_weight_shifted: dy packed once up to this, else per item
 constexpr int64_t kShiftedWindowFloats = int64_t{64} << 10;  // gemm_weight_shifted: x windows per item (L2-sized)
 constexpr int64_t kForwardRowsFloats = int64_t{128} << 10;   // gemm_forward (shifted): weight rows per item (L2-sized)
-// A 1×1 layer at stride 1 without pads: gradInput's planes are gemm_backward_data's dcol (no col2im).
-inline bool dcol_is_grad_input(const Canonical &c) {
+// A 1×1 kernel at stride 1 without pads on y as large as x: y positions map onto x positions one to one, so
+// gemm_backward_data's dcol is gradInput's planes (no col2im) and gradWeight's im2col rows are x's rows.
+inline bool positions_one_to_one(const Canonical &c) {
   for (int d = 0; d < kSpatial; ++d) {
     if (c.kernel[d] != 1 || c.stride[d] != 1 || c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
   }

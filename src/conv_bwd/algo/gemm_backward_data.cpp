@@ -40,7 +40,7 @@ bool adds_in_place(const Rounding &rounding, const View5 &grad_input) {
 }
 
 bool writes_in_place(const Canonical &c, const Rounding &rounding, const View5 &grad_input) {
-  return dcol_is_grad_input(c) && grad_input.dtype == ACL_FLOAT && rounding.grad_input_is_identity() &&
+  return positions_one_to_one(c) && grad_input.dtype == ACL_FLOAT && rounding.grad_input_is_identity() &&
          grad_input.contiguous_planes();
 }
 
@@ -214,7 +214,7 @@ struct DataPaths {
     b_in_place = dy.plain() && yv.contiguous_planes() && b_rows_in_place_pay(c);
     b_rounded_in_panels = !dy.plain() && yv.dtype == ACL_FLOAT && yv.contiguous_planes();
     c_in_place = writes_in_place(c, rounding, grad_input);
-    dcol_out = dcol_is_grad_input(c);
+    dcol_out = positions_one_to_one(c);
     shared_planes = b.position_parts * b.tap_parts > 1 && !dcol_out;
     planes_in_place = !dcol_out && !shared_planes && adds_in_place(rounding, grad_input);
     pk = b_in_place || c_in_place ? nullptr : k.bf16;

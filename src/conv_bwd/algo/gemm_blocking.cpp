@@ -76,7 +76,7 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
   const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b->channels_per_item);
   const int64_t tiles = ceil_div(c.y_plane(), b->tile), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   // FP32 gradInput of a 1 × 1 layer may be the kernel's C (gemm_backward_data.cpp): the fp32 kernel then.
-  if (dcol_is_grad_input(c) && c.grad_input.dtype == ACL_FLOAT) return;
+  if (positions_one_to_one(c) && c.grad_input.dtype == ACL_FLOAT) return;
   auto fits = [](const SharedPairs &p) {
     return p.floats() * static_cast<int64_t>(sizeof(float)) <= kMaxSharedDyBytes;
   };
@@ -278,13 +278,13 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
     b.tap_parts = std::min(ceil_div(wanted, b.position_parts), ceil_div(kk, uk.mr));
     const double bytes = static_cast<double>(b.position_parts * b.tap_parts * planes) * c.x_plane() * sizeof(float);
     if (bytes > static_cast<double>(kMaxSharedBytesOfParts)) b.position_parts = b.tap_parts = 1;
-  } else if (dcol_is_grad_input(c)) {
+  } else if (positions_one_to_one(c)) {
     // 1×1 layers, whose dcol tiles are gradInput's (stored by tile, no x planes): position parts write disjoint
     // positions, so items cut along the positions, each streaming only its part of dy (cut along the channels, every
     // item streamed all of it: ResNet's 1×1 56² layer on two threads 1.16 -> 1.06 ms, BF16 1.45 -> 1.27).
     b.position_parts = std::min(kDataParts, tiles);
   }
-  const bool x_planes = !dcol_is_grad_input(c);  // col2im's accumulators: in the slot, or per part in the shared area
+  const bool x_planes = !positions_one_to_one(c);  // col2im's accumulators: in the slot, or per part in the shared area
   const int64_t parts = b.position_parts * b.tap_parts;
   // The packed weight holds every K block when an item has several position tiles and it fits kDataWholeAFloats:
   // packed once per item, not once per tile and block (ResNet's 1×1 stride-2 layer read its 512 × 256 weight once per

@@ -125,7 +125,7 @@ class PointwiseData {
 std::string gemm_pointwise_data_refusal(const Canonical &c) {
   std::string why = call_kind_refusal(c, false);
   if (!why.empty()) return why;
-  if (!dcol_is_grad_input(c)) return "not pointwise: needs a 1x1 kernel at stride 1 without padding";
+  if (!positions_one_to_one(c)) return "not pointwise: needs a 1x1 kernel at stride 1 without padding";
   // gemm_backward_data's BF16 pair kernels beat this algorithm's fp32 kernel on BF16 calls (AVX512-BF16, one thread,
   // mini-batch 8, 7²: 512 -> 2048 channels 4.5 against 5.8-6.5 ms, 2048 -> 512 3.6-3.9 against 6.3-8.4).
   if (c.compute == ComputeType::kBf16) return "BF16 compute: gemm_backward_data's pair kernels";

@@ -2,7 +2,8 @@
 // sample, or the whole short planes of several) of dy rows times implicit im2col rows of x. The K blocks are cut into
 // k_parts fixed parts; each part sums its blocks into its own fp32 partial, and the partials are added in part order,
 // so the result does not depend on the thread count.
-//   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel.
+//   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel; on BF16 pairs
+//   dy rows of one sample are paired straight from BF16 where they lie.
 //   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel; on BF16 pairs both read
 //   as lines and paired from there in one pass.
 #include <algorithm>
@@ -27,19 +28,11 @@ bool dy_rows_in_place(const WeightBlocking &b, const OperandReader &dy) {
   return b.nt && dy.fp32_exact() && dy.view().contiguous_planes();
 }
 
-// Whether the implicit im2col is x itself: one tap, each y position reading the x position of the same index (1 × 1,
-// stride 1, no padding, y as large as x); then a column is read as one run per sample, not one per row of positions.
-bool im2col_is_x(const Canonical &c) {
-  for (int d = 0; d < kSpatial; ++d) {
-    if (c.kernel[d] != 1 || c.stride[d] != 1 || c.pad_begin[d] != 0 || c.y_size[d] != c.x_size[d]) return false;
-  }
-  return true;
-}
-
 // One K block of one work item: dy rows [r0, r0 + m) against im2col columns [j0, j0 + nc).
 struct Block {
   int64_t g, r0, m, j0, nc;
-  int64_t kb;  // the block's index (WeightKBlock)
+  int64_t kb;         // the block's index (WeightKBlock)
+  bool last = false;  // the item's last block
   WeightKBlock k;
   bool first;
   int64_t kc() const { return k.len(); }  // K steps: the block's positions in all its samples
@@ -74,7 +67,7 @@ class WeightGemm {
         m_(c.cy_per_group),
         box_(c),
         rows_(b.rows_per_item),
-        x_plane_is_column_(im2col_is_x(c)),
+        x_plane_is_column_(positions_one_to_one(c)),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
         nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr),
@@ -124,6 +117,7 @@ class WeightGemm {
     // Whole MR tiles of dy rows in place when the block is whole vectors long; the rest packed. BF16 rows of one sample
     // are paired where they lie instead, and packed only for a block the pair kernel cannot take.
     const int64_t m_in_place = dy_in_place_ && kcp == blk.kc() ? m / uk.mr * uk.mr : 0;
+    // (NT blocks hold one sample, only the NN form takes several; checked so that the rows are one run each.)
     const bool dy_pairs_in_place = dy_pairs_from_bf16_ && blk.k.samples == 1;
     const View5 &yv = dy_.view();
     auto pack_dy = [&] {
@@ -188,9 +182,9 @@ class WeightGemm {
   }
 
   // dy_pairs_from_bf16_: the next K block's dy rows, fetched while this block's kernel calls run (rows a plane apart,
-  // a few cache lines each, as in gemm_weight_shifted); nothing after the call's last block.
+  // a few cache lines each, as in gemm_weight_shifted); nothing after the item's last block.
   void prefetch_next_dy(const Block &blk, SpreadPrefetch *next) const {
-    if (blk.kb + 1 >= WeightKBlock::count(c_, b_)) return;
+    if (blk.last) return;
     const WeightKBlock k(c_, b_, blk.kb + 1);
     const View5 &v = dy_.view();
     const int64_t calls = ceil_div(blk.m, k_.nt->mr) * ceil_div(blk.nc, k_.nt->nr);
@@ -312,10 +306,11 @@ class WeightGemm {
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
   const XBox box_;
-  const int64_t rows_;            // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
-  const bool x_plane_is_column_;  // im2col's column of x channel ch is ch's plane (im2col_is_x)
+  const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
+  const bool
+      x_plane_is_column_;  // im2col's column of x channel ch is ch's plane (positions_one_to_one): one run per sample
   const bool dy_in_place_;
-  const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (packed rows only), or nullptr
+  const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (dy not read in place), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr
   const bool dy_pairs_from_bf16_;       // ntp_ on BF16 dy that needs no rounding or scan, dense planes
 };
@@ -349,6 +344,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
         blk.kb = kb;
         blk.k = WeightKBlock(c, b, kb);
         blk.first = kb == first;
+        blk.last = kb + 1 == last;
         fin &= gemm.run(blk, scratch, acc, ldc);
       }
       if (b.k_parts == 1) {

@@ -1,7 +1,8 @@
 // gradWeight with no im2col (shifted_geometry.hpp; a stride splits x into phase boxes). A work item is (group, K part,
 // chunk of x channels); per K block it packs the chunk's x channels as windows of their padded boxes, rounded on the
 // way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
-// items before they run (ShiftedWeightBlocking::shared_dy), read where they lie, or packed by the item. Every
+// items before they run (ShiftedWeightBlocking::shared_dy), read where they lie, or packed by the item; BF16 1×1 layers
+// pair both operands' rows straight from BF16 instead (pairs_from_bf16_rows). Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
 // kernel (ShiftedWeightBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ,
 // the dy block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR
@@ -27,23 +28,16 @@ namespace {
 // A 1×1 kernel at stride 1 without padding on FP32 planes that need no rounding: q-space is the plane itself and
 // every tap row is an x row, so both operands can be read where they lie (in K blocks of whole vectors).
 bool rows_in_place(const Canonical &c, const OperandReader &x, const OperandReader &dy) {
-  if (c.kernel_numel() != 1 || !unit_stride(c) || !x.plain() || !dy.plain()) return false;
-  for (int d = 0; d < kSpatial; ++d) {
-    if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
-  }
-  return c.x.contiguous_planes() && c.y.contiguous_planes();
+  return positions_one_to_one(c) && x.plain() && dy.plain() && c.x.contiguous_planes() && c.y.contiguous_planes();
 }
 
-// The same layout (a 1×1 kernel at stride 1 without padding, dense planes) on BF16 operands that need no rounding:
-// the NT pair rows of both are made straight from their rows (GemmNtBf16Ukernel::rows_from_bf16), with no fp32 copy
-// of either unless a pass's floors send it to the fp32 kernel. ResNet's 1×1 56² gradWeight spent more time reading
-// BF16 into fp32 rows and those into pairs than in the pair kernel.
+// The same layout on BF16 operands that need no rounding: the NT pair rows of both are made straight from their
+// rows (GemmNtBf16Ukernel::rows_from_bf16), with no fp32 copy of either unless a pass's floors send it to the fp32
+// kernel (ResNet's 1×1 56² gradWeight had spent nearly as long widening BF16 into fp32 rows and pairing those as in
+// the pair kernel).
 bool pairs_from_bf16_rows(const Canonical &c, const OperandReader &x, const OperandReader &dy) {
-  if (c.kernel_numel() != 1 || !unit_stride(c) || !x.bf16_exact() || !dy.bf16_exact()) return false;
-  for (int d = 0; d < kSpatial; ++d) {
-    if (c.pad_begin[d] != 0 || c.x_size[d] != c.y_size[d]) return false;
-  }
-  return c.x.contiguous_planes() && c.y.contiguous_planes();
+  return positions_one_to_one(c) && x.bf16_exact() && dy.bf16_exact() && c.x.contiguous_planes() &&
+         c.y.contiguous_planes();
 }
 
 // FP32 dy planes that need no rounding whose q-space has no junk (ShiftedGeometry::q_space_dense): whole K blocks of
@@ -57,7 +51,7 @@ struct Block {
   int64_t g, n, c0, channels, q0, kc;
   int64_t r0, rows;  // the item's output channels (dW rows) of the group: [r0, r0 + rows)
   int64_t kb;        // the K block over all samples: n·(blocks per sample) + q0 / K block
-  bool first, only;  // the item's first K block; its only one
+  bool first = false, only = false, last = false;  // the item's first K block; its only one; its last
 };
 
 // An item's place: group, K part, output channels (dW rows) and x channels. Chunks of x channels run fastest, then
@@ -194,7 +188,7 @@ class ShiftedWeightGemm {
           pack_windows_once();
           pack_pass();
         }
-        prefetch_next_rows(blk, i0 + mc, r_end, cols, &next_dy, &next_x);
+        prefetch_next_rows(blk, i0, r_end, cols, &next_dy, &next_x);
       } else {
         if (per_pass) pack_pass();
         on_pairs = b_floor > 0 && pairs_exact(ntp_->to_rows(pass, lda_, end - i0, kcp, a_pairs), b_floor);
@@ -240,28 +234,28 @@ class ShiftedWeightGemm {
 
   // pairs_from_bf16_: the BF16 rows the pass after the one at i0 pairs, fetched while this pass's kernel calls run
   // (dy rows are a plane apart, a few cache lines each: too short a run for the hardware prefetchers). After the
-  // last pass, the next K block's x rows and first pass of dy rows, unless it is the call's last block (an item's last
-  // block fetches its successor for nothing: one block of several).
-  void prefetch_next_rows(const Block &blk, int64_t i1, int64_t r_end, int64_t cols, SpreadPrefetch *next_dy,
+  // last pass, the next K block's x rows and first pass of dy rows, unless this is the item's last block.
+  void prefetch_next_rows(const Block &blk, int64_t i0, int64_t r_end, int64_t cols, SpreadPrefetch *next_dy,
                           SpreadPrefetch *next_x) const {
     const int64_t mc = kNtRowTiles * uk_.mr;
-    const int64_t calls = ceil_div(cols, uk_.nr) * ceil_div(std::min(mc, r_end - (i1 - mc)), uk_.mr);
+    const int64_t calls = ceil_div(cols, uk_.nr) * ceil_div(std::min(mc, r_end - i0), uk_.mr);
     const View5 &yv = dy_.view(), &xv = x_.view();
     Block next = blk;
+    int64_t i1 = i0 + mc;
     if (i1 >= r_end) {
-      if (blk.kb + 1 >= k_blocks()) return;
+      if (blk.last) return;
       set_k_block(blk.kb + 1, &next);
       i1 = blk.r0;
       const uint16_t *x_rows = x_.bf16_data() + xv.index(next.n, blk.g * c_.cx_per_group + blk.c0, 0, 0, 0) + next.q0;
       next_x->start(x_rows, xv.strides[1] * 2, blk.channels, next.kc * 2, calls);
     }
-    const int64_t rows = std::min({mc, r_end - i1, m_ - i1});
-    next_dy->start(dy_.bf16_data() + yv.index(next.n, blk.g * m_ + i1, 0, 0, 0) + next.q0, yv.strides[1] * 2, rows,
-                   next.kc * 2, calls);
+    next_dy->start(dy_.bf16_data() + yv.index(next.n, blk.g * m_ + i1, 0, 0, 0) + next.q0, yv.strides[1] * 2,
+                   std::min(mc, r_end - i1), next.kc * 2, calls);
   }
 
   // pairs_from_bf16_: the block's x rows (its columns: one tap) as NT pair rows, straight from BF16, zeros past kc as
-  // in pack_window's windows (a block shorter than lda_, the only one with values past kc, is a sample's last).
+  // in pack_window's windows (only a sample's last block is shorter than lda_, so only it has positions between kc
+  // and kcp, and they lie past the plane: zeros in its window too).
   int x_row_pairs(const Block &blk, int64_t kcp, uint32_t *dst) const {
     const View5 &v = x_.view();
     return ntp_->rows_from_bf16(x_.bf16_data() + v.index(blk.n, blk.g * c_.cx_per_group + blk.c0, 0, 0, 0) + blk.q0,
@@ -522,7 +516,7 @@ class ShiftedWeightGemm {
   const int64_t row_floats_;    // the x row of the stride-2 phase pairs (pack_window)
   float *const shared_dy_;      // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
   const int64_t pairs_at_;      // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
-  const bool nt_on_pairs_;      // ntp_, and dy rows packed (so BF16 values: read in place they would be FP32 data)
+  const bool nt_on_pairs_;      // ntp_, and dy rows not read in place (read in place they would be FP32 data)
   const bool pairs_from_bf16_;  // nt_on_pairs_ with both operands' pair rows made from their BF16 rows
 };
 
@@ -569,6 +563,7 @@ bool gemm_weight_shifted(const Canonical &c, const GemmKernels &k, const Shifted
         gemm.set_k_block(kb, &blk);
         blk.first = kb == first;
         blk.only = last - first == 1;
+        blk.last = kb + 1 == last;
         stored_finite = gemm.run(blk, scratch, acc, ldc) && stored_finite;
       }
       gemm.finish_item(blk, scratch, acc, ldc);

@@ -70,8 +70,9 @@ inline void transpose8x8(__m256i r[8]) {
 // share a few cache sets, so every chunk came from beyond L1 again.
 constexpr int64_t kStepGroup = 4;
 
-// Calls pair_row(hi, lo, p0, out) for every pair step and panel in that order: `hi`, `lo` the step's rows from the
-// panel's first line p0 (lo nullptr: the zero past kc), `out` the panel's words of that step.
+// Calls pair_row(hi, lo, p0, out) for every pair step of every panel: groups of kStepGroup pair steps, each group's
+// panels in order, each panel's steps of the group in order. `hi`, `lo`: the step's rows from the panel's first line
+// p0 (lo nullptr: the zero past kc); `out`: the panel's words of that step.
 template <typename PairRow>
 void for_each_step_pair(const uint16_t *const *steps, int64_t kc, int64_t lines, int width, uint32_t *dst,
                         int64_t panel_words, PairRow pair_row) {

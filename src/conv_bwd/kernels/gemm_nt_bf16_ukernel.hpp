@@ -11,6 +11,7 @@
 //   j ≥ n the caller repeats a valid row, as for the fp32 kernel). C as in gemm_nt_ukernel.hpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "conv_bwd/kernels/gemm_bf16_ukernel.hpp"
@@ -58,8 +59,8 @@ struct GemmNtBf16Ukernel {
   int padded_rows_from_bf16(const uint16_t *src, int64_t ld, int64_t real, int64_t rows, int64_t n, int64_t kc,
                             uint32_t *dst) const {
     const int floor = rows_from_bf16(src, ld, real, n, kc, dst);
-    const int zeros = rows_from_bf16(src, 0, rows - real, 0, kc, dst + real * nt_pair_words(kc));
-    return floor < zeros ? floor : zeros;
+    std::fill(dst + real * nt_pair_words(kc), dst + rows * nt_pair_words(kc), 0u);
+    return floor;
   }
 };
 
