@@ -138,7 +138,8 @@ class WeightGemm {
     uint32_t *a_pairs = reinterpret_cast<uint32_t *>(scratch + b_.pairs_at), *b_pairs = a_pairs + rows_ * kw;
     bool on_pairs = false;
     if (ntp_ != nullptr) {
-      const int a_floor = dy_pairs_in_place ? dy_row_pairs(blk, kcp, a_pairs) : ntp_->to_rows(a, kcp, mp, kcp, a_pairs);
+      const int a_floor =
+          dy_pairs_in_place ? dy_row_pairs(blk, mp, kcp, a_pairs) : ntp_->to_rows(a, kcp, mp, kcp, a_pairs);
       on_pairs = pairs_exact(a_floor, ntp_->to_rows(bp, kcp, np, kcp, b_pairs));
     }
     if (dy_pairs_in_place && !on_pairs) pack_dy();
@@ -172,12 +173,11 @@ class WeightGemm {
     return fin;
   }
 
-  // dy_pairs_from_bf16_, a block of one sample: its dy rows as NT pair rows straight from BF16 (rows past m zero, as
-  // packed); returns their floor.
-  int dy_row_pairs(const Block &blk, int64_t kcp, uint32_t *dst) const {
+  // dy_pairs_from_bf16_, a block of one sample: its dy rows as mp NT pair rows straight from BF16 (rows past m zero,
+  // as packed); returns their floor.
+  int dy_row_pairs(const Block &blk, int64_t mp, int64_t kcp, uint32_t *dst) const {
     const View5 &v = dy_.view();
     const uint16_t *rows = dy_.bf16_data() + v.index(blk.k.n, blk.g * m_ + blk.r0, 0, 0, 0) + blk.k.o0;
-    const int64_t mp = round_up(blk.m, k_.nt->mr);
     return ntp_->padded_rows_from_bf16(rows, v.strides[1], blk.m, mp, blk.kc(), kcp, dst);
   }
 
@@ -306,9 +306,8 @@ class WeightGemm {
   const OperandReader x_, dy_;
   const int64_t kk_, m_;
   const XBox box_;
-  const int64_t rows_;  // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
-  const bool
-      x_plane_is_column_;  // im2col's column of x channel ch is ch's plane (positions_one_to_one): one run per sample
+  const int64_t rows_;            // the slot's room for dy rows (b.rows_per_item, a multiple of MR)
+  const bool x_plane_is_column_;  // im2col's column of x channel ch is its plane (positions_one_to_one)
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (dy not read in place), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr

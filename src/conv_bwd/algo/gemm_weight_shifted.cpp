@@ -266,7 +266,7 @@ class ShiftedWeightGemm {
   // zero, as pack_dy_row packs them).
   int dy_row_pairs(const Block &blk, int64_t i0, int64_t end, int64_t kcp, uint32_t *dst) const {
     const View5 &v = dy_.view();
-    const int64_t real = std::max<int64_t>(0, std::min(end, m_) - i0);
+    const int64_t real = std::min(end, m_) - i0;  // i0 < r_end ≤ m_: at least one
     const uint16_t *rows = dy_.bf16_data() + v.index(blk.n, blk.g * m_ + i0, 0, 0, 0) + blk.q0;
     return ntp_->padded_rows_from_bf16(rows, v.strides[1], real, end - i0, blk.kc, kcp, dst);
   }
