@@ -210,5 +210,43 @@ TEST_F(ConformanceBf16Pairs, PairsFromBf16RowsKeepTheFp32PathsBitsInLaterPassesA
   }
 }
 
+// The BF16 RA gradWeight paths that make the reversed x windows and dy's pair panels straight from BF16 (per item,
+// or once for all items in the shared area): a subnormal, Inf or NaN in x or dy of a later K block (the second
+// sample) or channel sends that block to the fp32 kernel after earlier ones ran on pairs; x with gaps between its
+// elements (windows read at a stride of 2 and 4 words; dy's panels then still made from BF16), and x and dy channels
+// outermost with a storage offset.
+TEST_F(ConformanceBf16Pairs, RaWindowsAndPanelsFromBf16KeepTheFp32PathsBits) {
+  struct Late {
+    const char *text;
+    int64_t x_index, dy_index;  // elements of a later block or channel
+    const char *kernel;
+  };
+  const Late cases[] = {
+      {"mb2_g1_ic16oc32_ih20iw20_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", (16 + 9) * 400 + 250,
+       (32 + 20) * 400 + 300, "gemm_ra_bf16_8x32__avx512bf16"},
+      {"mb1_g1_ic256oc32_ih14iw14_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", 200 * 196 + 100, 17 * 196 + 150,
+       "gemm_ra_bf16_8x32__avx512bf16"},
+      {"mb2_g1_ic32oc16_ih13iw13_kh3kw3_sh2sw2_ph1pw1_dtbf16", (32 + 5) * 169 + 77, (16 + 3) * 49 + 20,
+       "gemm_ra_bf16_8x16__avx512bf16"},
+  };
+  for (const Late &late : cases) {
+    for (double v : {1e-39, 1.0 / 0.0, 0.0 / 0.0}) {
+      ConvCase c = parse_case(late.text, Data::kRandom, 12);
+      c.specials.push_back({kInput, late.x_index, v});
+      expect_same_bits(c, 1.0, std::string(late.text) + " with " + std::to_string(v) + " late in x", late.kernel);
+      c = parse_case(late.text, Data::kRandom, 13);
+      c.specials.push_back({kGradOutput, late.dy_index, v});
+      expect_same_bits(c, 1.0, std::string(late.text) + " with " + std::to_string(v) + " late in dy", late.kernel);
+    }
+    ConvCase c = parse_case(late.text, Data::kRandom, 14);
+    c.layout[kInput] = Layout{{}, 2, 0};
+    expect_same_bits(c, 1.0, std::string(late.text) + " x with gaps", late.kernel);
+    c = parse_case(late.text, Data::kRandom, 15);
+    c.layout[kInput] = Layout{{1, 0, 2, 3}, 1, 3};
+    c.layout[kGradOutput] = Layout{{1, 0, 2, 3}, 1, 5};
+    expect_same_bits(c, 1.0, std::string(late.text) + " channels outermost, offset", late.kernel);
+  }
+}
+
 }  // namespace
 }  // namespace conformance

@@ -3,6 +3,8 @@
 // lacks is skipped, by name and with the reason.
 //   - to_window against a scalar reversal (dst_end[−f] = BF16 of src[f]) and its floor against a scalar scan, at
 //     lengths around the 16-value blocks, on normal, tiny, subnormal, Inf and NaN values; nothing outside written;
+//     window_from_bf16 (at strides 1, 2, 3 and −1) and words_floor likewise, around the 32-word chunks; and
+//     panel_from_bf16 against ra_b_pairs' panels of the same values;
 //   - ra_pair_steps and ra_b_pairs on hand-made tables: runs split at every gap, a run's odd last step paired with a
 //     zero B step, panels converted run by run;
 //   - run and run_ct bit for bit against a scalar model of VDPBF16PS (kernel_test_support.hpp) whose A words are
@@ -119,6 +121,67 @@ TEST_P(KernelsGemmRaBf16, WindowsAreReversedBf16AndFloorsTheDocumentedOnes) {
         ASSERT_EQ(dst[static_cast<size_t>(n - f)], bf16_of(src[static_cast<size_t>(f)]))
             << "n " << n << " case " << what << " value " << f;
       }
+    }
+  }
+}
+
+// window_from_bf16 against a scalar reversed gather, at strides 1, 2 (vector paths), 3 and −1, around and past the
+// 32-word chunks; words_floor against the scalar floor of the same values (subnormal, Inf, NaN among them). Words
+// around the window and the source words between those it takes carry a marker that must not be copied.
+TEST_P(KernelsGemmRaBf16, WindowsFromBf16AreTheReversedWordsAndTheirFloor) {
+  const GemmRaBf16Ukernel &k = *GetParam();
+  for (int64_t stride : {1, 2, 3, -1}) {
+    for (int64_t n : {0, 1, 2, 15, 31, 32, 33, 63, 64, 65, 100}) {
+      for (int what = 0; what < 5; ++what) {  // normal, tiny, Inf, NaN, subnormal
+        std::vector<float> values = random_bf16(n, static_cast<uint32_t>(7 + n + what + 100 * stride), what == 1);
+        if (what >= 2 && n > 0) values[static_cast<size_t>(n - 1)] = what == 2 ? INFINITY : what == 3 ? NAN : 1e-39f;
+        const int64_t span = std::max<int64_t>(1, n) * std::abs(stride) + 64;
+        std::vector<uint16_t> src(static_cast<size_t>(span), 0x7FC1);  // a NaN word: in the floor if ever read
+        const int64_t first = stride < 0 ? span - 33 : 32;
+        for (int64_t f = 0; f < n; ++f) {
+          src[static_cast<size_t>(first + f * stride)] = static_cast<uint16_t>(bf16_of(values[static_cast<size_t>(f)]));
+        }
+        std::vector<uint16_t> dst(static_cast<size_t>(n + 64), 0xBEEF);
+        uint16_t *end = dst.data() + 32 + n - 1;  // value f at end[−f]: dst[32 .. 32 + n)
+        k.window_from_bf16(src.data() + first, stride, n, end);
+        const std::string where =
+            "stride " + std::to_string(stride) + " n " + std::to_string(n) + " case " + std::to_string(what);
+        for (int64_t i = 0; i < n + 64; ++i) {
+          const bool inside = i >= 32 && i < 32 + n;
+          const uint16_t want =
+              inside ? static_cast<uint16_t>(bf16_of(values[static_cast<size_t>(32 + n - 1 - i)])) : 0xBEEF;
+          ASSERT_EQ(dst[static_cast<size_t>(i)], want) << where << " at word " << i;
+        }
+        EXPECT_EQ(k.words_floor(dst.data() + 32, n), n == 0 ? 254 : expected_floor(values)) << where;
+      }
+    }
+  }
+}
+
+// panel_from_bf16 against ra_b_pairs' panels of the same values (the pairs the fp32 path makes) for NR lines a row
+// stride apart (the run's length, a few words more, 1000), runs of odd and even length (the odd last step over a
+// zero; a run of one step); nothing past the panel written.
+TEST_P(KernelsGemmRaBf16, PanelsFromBf16AreTheFp32PanelsPairs) {
+  const GemmRaBf16Ukernel &k = *GetParam();
+  const int nr = k.nr;
+  for (int64_t len : {1, 2, 3, 16, 31, 32, 33, 100}) {
+    for (int64_t ld : {len, len + 5, int64_t{1000}}) {
+      std::vector<float> values = random_bf16(nr * ld, static_cast<uint32_t>(3 + len + ld), len == 33);
+      std::vector<uint16_t> words(values.size());
+      for (size_t i = 0; i < values.size(); ++i) words[i] = static_cast<uint16_t>(bf16_of(values[i]));
+      std::vector<float> panel(static_cast<size_t>(len * nr));  // the fp32 RA panel: step k's NR lines
+      for (int64_t s = 0; s < len; ++s) {
+        for (int i = 0; i < nr; ++i) panel[static_cast<size_t>(s * nr + i)] = values[static_cast<size_t>(i * ld + s)];
+      }
+      const int64_t kp = (len + 1) / 2;
+      std::vector<uint32_t> want(static_cast<size_t>(kp * nr + 1), 0xDEADBEEFu), got = want;
+      const int32_t run = static_cast<int32_t>(len);
+      ra_b_pairs(k, panel.data(), len, 1, &run, 1, want.data());
+      k.panel_from_bf16(words.data(), ld, nr, len, got.data());
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], want[i]) << "len " << len << " ld " << ld << " word " << i;
+      }
+      EXPECT_EQ(got.back(), 0xDEADBEEFu) << "wrote past the panel";
     }
   }
 }

@@ -100,7 +100,9 @@ class ShiftedWeightGemm {
         shared_dy_(shared_dy),
         pairs_at_(b.pairs_at),
         nt_on_pairs_(ntp_ != nullptr && !dy_in_place_),
-        pairs_from_bf16_(nt_on_pairs_ && shared_dy == nullptr && pairs_from_bf16_rows(c, x_, dy_)) {}
+        pairs_from_bf16_(nt_on_pairs_ && shared_dy == nullptr && pairs_from_bf16_rows(c, x_, dy_)),
+        windows_from_bf16_(pk_ != nullptr && x_.bf16_exact()),
+        dy_pairs_from_bf16_(pk_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes()) {}
 
   // Whether the items pack no dy rows of their own (read where they lie).
   bool dy_in_place() const { return dy_in_place_; }
@@ -130,13 +132,22 @@ class ShiftedWeightGemm {
     pack_dy_row(blk, round_up(blk.kc, uk_.lanes), r, shared_dy_block(g, kb) + r * lda_);
   }
 
-  // RA: transposes the dy rows of K block kb of group g into the shared area, through the rows area of a slot.
+  // RA: transposes the dy rows of K block kb of group g into the shared area, through the rows area of a slot; with
+  // dy_pairs_from_bf16_ makes them the pair kernel's panels instead (which fit: a block has at most as many pair
+  // steps as K steps), each item packing the fp32 panels itself should its floors fail (run_ra).
   void pack_shared_dy_block(int64_t g, int64_t kb, float *scratch) const {
     Block blk;
     blk.g = g;
     blk.r0 = 0;
     blk.rows = m_;
     set_k_block(kb, &blk);
+    if (dy_pairs_from_bf16_) {
+      int32_t steps[kMaxRaSteps], pair_at[kMaxRaSteps], run_steps[kMaxRaSteps];
+      int64_t runs = 0;
+      const int64_t kp = ra_pair_steps(steps, real_steps(blk, steps), pair_at, run_steps, &runs);
+      dy_pairs(blk, steps, run_steps, runs, kp, reinterpret_cast<uint32_t *>(shared_dy_block(g, kb)));
+      return;
+    }
     pack_dy_transposed(blk, round_up(blk.kc, uk_.lanes), scratch + ra_at(), shared_dy_block(g, kb));
   }
 
@@ -300,15 +311,18 @@ class ShiftedWeightGemm {
   bool run_ra(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
     const GemmRaUkernel &ra = *ra_;
     const int64_t kcp = round_up(blk.kc, uk_.lanes), panel = round_up(m_, ra.nr);
-    // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place.
+    // RA takes only kernels of several taps (gemm_blocking.cpp), so its x rows are never read in place. Windows made
+    // straight from BF16 x for the pair kernel are packed as fp32 only for a block it leaves to the fp32 kernel.
     float *windows = scratch;
-    pack_windows(blk, kcp, windows);
+    if (!windows_from_bf16_) pack_windows(blk, kcp, windows);
     const int64_t *tap_at = tap_table(blk, scratch, windows);
     const RaLayout lay = ra_layout();
+    // With dy_pairs_from_bf16_ the shared block holds pair panels and the fp32 ones are packed only for the fp32
+    // kernel (then, when shared, where the pair panels of an item go).
     float *row = scratch + ra_at(), *dy_t = row + lay.row, *ct = dy_t + lay.panels;
     if (shared_dy_ != nullptr) {
       dy_t = shared_dy_block(blk.g, blk.kb);
-    } else {
+    } else if (!dy_pairs_from_bf16_) {
       pack_dy_transposed(blk, kcp, row, dy_t);
     }
     int32_t steps[kMaxRaSteps];
@@ -316,6 +330,11 @@ class ShiftedWeightGemm {
     bool finite = true;
     if (pk_ != nullptr && run_ra_pairs(blk, scratch, windows, tap_at, dy_t, kcp, steps, kc, ct, acc, ldc, &finite)) {
       return finite;
+    }
+    if (windows_from_bf16_) pack_windows(blk, kcp, windows);
+    if (dy_pairs_from_bf16_) {
+      if (shared_dy_ != nullptr) dy_t = scratch + pairs_at_ + RaPairLayout(*ra_, cpi_ * window_, m_, lda_).panels_at;
+      pack_dy_transposed(blk, kcp, row, dy_t);
     }
     for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
       const float *b = dy_t + p * kcp;  // panel p / NR: a step of NR floats per real position
@@ -341,8 +360,17 @@ class ShiftedWeightGemm {
     int32_t pair_at[kMaxRaSteps], run_steps[kMaxRaSteps];
     int64_t runs = 0;
     const int64_t kp = ra_pair_steps(steps, kc, pair_at, run_steps, &runs);
-    const int b_floor =
-        ra_b_pairs(pk, dy_t + blk.r0 * kcp, kcp, blk.rows / pk.nr, run_steps, runs, b_pairs + blk.r0 * kp);
+    int b_floor;
+    if (!dy_pairs_from_bf16_) {
+      b_floor = ra_b_pairs(pk, dy_t + blk.r0 * kcp, kcp, blk.rows / pk.nr, run_steps, runs, b_pairs + blk.r0 * kp);
+    } else {
+      if (shared_dy_ != nullptr) {
+        b_pairs = reinterpret_cast<uint32_t *>(shared_dy_block(blk.g, blk.kb));  // made once for all items
+      } else {
+        dy_pairs(blk, steps, run_steps, runs, kp, b_pairs);
+      }
+      b_floor = pk.words_floor(reinterpret_cast<const uint16_t *>(b_pairs + blk.r0 * kp), 2 * blk.rows * kp);
+    }
     if (b_floor == 0 || !pairs_exact(reversed_windows(blk, kcp, windows, rev), b_floor)) return false;
     uint16_t *end = rev + blk.channels * window_;  // window value f at end[-f]
     for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
@@ -358,8 +386,30 @@ class ShiftedWeightGemm {
     return true;
   }
 
-  // The item's windows as one reversed BF16 window (window value f at rev[channels·window − f]), each phase's packed
-  // values and a zero after them (the column a pair step reads after a run's last real position); returns their
+  // dy rows [r0, r0 + rows) of the group over the block as pair panels (panel p at dst + p·kp, as ra_b_pairs makes
+  // them), straight from BF16 dy's dense planes: a run of consecutive K steps (q positions) is a run of consecutive
+  // positions of dy's plane, from the y position of its first step.
+  void dy_pairs(const Block &blk, const int32_t *steps, const int32_t *run_steps, int64_t runs, int64_t kp,
+                uint32_t *dst) const {
+    const View5 &v = dy_.view();
+    const int64_t nr = pk_->nr;
+    const uint16_t *rows = dy_.bf16_data() + v.index(blk.n, blk.g * m_ + blk.r0, 0, 0, 0);
+    int64_t first = 0, s = 0;  // the run's first K step and pair step
+    for (int64_t r = 0; r < runs; ++r) {
+      const int64_t q = blk.q0 + steps[first], box_row = q / geo_.wp;
+      const int64_t at = box_row / geo_.hp * v.strides[2] + box_row % geo_.hp * v.strides[3] + q % geo_.wp;
+      for (int64_t p = blk.r0; p < blk.r0 + blk.rows; p += nr) {
+        pk_->panel_from_bf16(rows + (p - blk.r0) * v.strides[1] + at, v.strides[1], static_cast<int>(nr), run_steps[r],
+                             dst + p * kp + s * nr);
+      }
+      first += run_steps[r];
+      s += pair_steps(run_steps[r]);
+    }
+  }
+
+  // The item's windows as one reversed BF16 window (window value f at rev[channels·window − f]), each phase's
+  // values and a zero after them (the column a pair step reads after a run's last real position): from the fp32
+  // windows, or with windows_from_bf16_ straight from x's BF16 rows (the fp32 windows not packed); returns their
   // exponent floor.
   int reversed_windows(const Block &blk, int64_t kcp, const float *windows, uint16_t *rev) const {
     const int64_t len = kcp + geo_.max_shift;
@@ -369,7 +419,13 @@ class ShiftedWeightGemm {
       for (int64_t phase = 0; phase < geo_.phases; ++phase) {
         const int64_t f0 = ch * window_ + phase * phase_len_;
         end[-(f0 + len)] = 0;  // before the next phase's values, which may start there
-        floor = std::min(floor, pk_->to_window(windows + f0, len, end - f0));
+        if (windows_from_bf16_) {
+          const int64_t channel = blk.g * c_.cx_per_group + blk.c0 + ch;
+          pack_phase_window_bf16(c_, geo_, x_, *pk_, blk.n, channel, phase, blk.q0, len, end - f0);
+          floor = std::min(floor, pk_->words_floor(end - f0 - len + 1, len));
+        } else {
+          floor = std::min(floor, pk_->to_window(windows + f0, len, end - f0));
+        }
       }
     }
     return floor;
@@ -513,11 +569,13 @@ class ShiftedWeightGemm {
   const bool dy_rows_in_place_;  // RA: the dy panels transposed from FP32 dy's planes (pack_dy_transposed)
   const bool q_is_flat_;         // q-space without junk and dense dy planes: a block's dy row is one run
   const int64_t blocks_per_sample_, k_parts_;
-  const int64_t row_floats_;    // the x row of the stride-2 phase pairs (pack_window)
-  float *const shared_dy_;      // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
-  const int64_t pairs_at_;      // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
-  const bool nt_on_pairs_;      // ntp_, and dy rows not read in place (read in place they would be FP32 data)
-  const bool pairs_from_bf16_;  // nt_on_pairs_ with both operands' pair rows made from their BF16 rows
+  const int64_t row_floats_;       // the x row of the stride-2 phase pairs (pack_window)
+  float *const shared_dy_;         // dy rows packed once for every item (ShiftedWeightBlocking::shared_dy), or nullptr
+  const int64_t pairs_at_;         // with pk_ or ntp_: the slot's pair areas (RaPairLayout, NtPairLayout)
+  const bool nt_on_pairs_;         // ntp_, and dy rows not read in place (read in place they would be FP32 data)
+  const bool pairs_from_bf16_;     // nt_on_pairs_ with both operands' pair rows made from their BF16 rows
+  const bool windows_from_bf16_;   // pk_ with the reversed x windows made from x's BF16 rows (reversed_windows)
+  const bool dy_pairs_from_bf16_;  // pk_ with dy's pair panels made from its BF16 rows (dy_pairs)
 };
 
 }  // namespace

@@ -91,6 +91,34 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
   x.finish(win, len);
 }
 
+void pack_phase_window_bf16(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
+                            const GemmRaBf16Ukernel &k, int64_t n, int64_t channel, int64_t phase, int64_t z0,
+                            int64_t len, uint16_t *end) {
+  const View5 &v = x.view();
+  const uint16_t *data = x.bf16_data();
+  const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase), a_w = geo.coordinate(2, phase);
+  const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
+  const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
+  const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
+  // Window values [f, f + count) lie reversed at end − f − count + 1 ..= end − f.
+  const auto zero = [end](int64_t f, int64_t count) {
+    if (count > 0) std::fill(end - f - count + 1, end - f + 1, uint16_t{0});
+  };
+  for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
+    const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
+    const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
+    const int64_t lo = row_in ? std::max(w, z_lo) : w, hi = row_in ? std::min(w + count, z_end) : w;
+    if (lo >= hi) {
+      zero(at, count);
+      return;
+    }
+    zero(at, lo - w);
+    k.window_from_bf16(data + v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo,
+                       end - (at + lo - w));
+    zero(at + hi - w, w + count - hi);
+  });
+}
+
 void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
                             const RowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
                             float *win_even, float *win_odd, float *row) {

@@ -7,6 +7,7 @@
 
 #include "conv_bwd/algo/operand_reader.hpp"
 #include "conv_bwd/algo/shifted_geometry.hpp"
+#include "conv_bwd/kernels/gemm_ra_bf16_ukernel.hpp"
 #include "conv_bwd/kernels/rows.hpp"
 
 namespace aclnn_cpu {
@@ -62,6 +63,13 @@ void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const Ope
 void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
                             const RowKernels &rk, int64_t n, int64_t channel, int64_t phase, int64_t z0, int64_t len,
                             float *win_even, float *win_odd, float *row);
+
+// pack_phase_window's values as the reversed BF16 window of the RA pair kernels (gemm_ra_bf16_ukernel.hpp): value f at
+// end[−f], f < len, zeros in the padding and past the box, the words copied from x's BF16 rows by k.window_from_bf16
+// with no fp32 copy between. x must be bf16_exact() (its values need no rounding).
+void pack_phase_window_bf16(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
+                            const GemmRaBf16Ukernel &k, int64_t n, int64_t channel, int64_t phase, int64_t z0,
+                            int64_t len, uint16_t *end);
 
 // The one box of a stride-1 geometry.
 inline void pack_box_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,

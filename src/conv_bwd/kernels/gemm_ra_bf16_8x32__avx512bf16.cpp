@@ -1,8 +1,10 @@
 // AVX512-BF16 pair RA kernels: gemm_ra_f32_8x32__avx512f's and gemm_ra_f32_8x16__avx512f's tiles with each VDPBF16PS
 // taking two K steps, so per pair step the B loads of its 32 or 16 columns, 8 broadcast words (each row's two
 // columns, one unaligned 32-bit load from its reversed window) and 16 or 8 dot products; the tile stored as it is or
-// transposed as the fp32 ones store theirs; and the reversed window conversion (gemm_ra_bf16_ukernel.hpp). Compiled
+// transposed as the fp32 ones store theirs; and the reversed window conversions (gemm_ra_bf16_ukernel.hpp). Compiled
 // with -mavx512f -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
@@ -69,6 +71,78 @@ int gemm_ra_bf16_window__avx512bf16(const float *src, int64_t n, uint16_t *dst_e
     for (int64_t i = f; i < n; ++i) dst_end[-i] = out[15 - (i - f)];
   }
   return seen.floor();
+}
+
+void gemm_ra_bf16_window_from_bf16__avx512bf16(const uint16_t *src, int64_t stride, int64_t n, uint16_t *dst_end) {
+  if (stride != 1 && stride != 2) {  // strided views and wide strides: rare, and short rows
+    for (int64_t f = 0; f < n; ++f) dst_end[-f] = src[f * stride];
+    return;
+  }
+  // Chunk word j (source word j·stride) lands in lane 31 − j, so a chunk is stored from dst_end − f − 31 up; the
+  // last chunk's stores are masked to its lanes, its loads to the words it reads.
+  alignas(64) static const uint16_t kReverse[2][32] = {{31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                                        15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0},
+                                                       {62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32,
+                                                        30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8,  6,  4,  2,  0}};
+  const __m512i index = _mm512_load_si512(kReverse[stride - 1]);
+  const auto low_words = [](int64_t count) {
+    return count >= 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
+  };
+  for (int64_t f = 0; f < n; f += 32) {
+    const int64_t count = std::min<int64_t>(32, n - f);
+    const uint16_t *s = src + f * stride;
+    __m512i v;
+    if (stride == 1) {
+      v = _mm512_permutexvar_epi16(index, _mm512_maskz_loadu_epi16(low_words(count), s));
+    } else {
+      const int64_t words = 2 * count - 1;  // the last word read is 2·(count − 1)
+      const __m512i lo = _mm512_maskz_loadu_epi16(low_words(words), s);
+      const __m512i hi = _mm512_maskz_loadu_epi16(low_words(std::max<int64_t>(words - 32, 0)), s + 32);
+      v = _mm512_permutex2var_epi16(lo, index, hi);
+    }
+    const __mmask32 lanes = count == 32 ? ~__mmask32{0} : static_cast<__mmask32>(~((1u << (32 - count)) - 1u));
+    _mm512_mask_storeu_epi16(dst_end - f - 31, lanes, v);
+  }
+}
+
+int gemm_ra_bf16_words_floor__avx512bf16(const uint16_t *words, int64_t n) {
+  WordMagnitudes seen;
+  for (int64_t f = 0; f < n; f += 32) {
+    const int64_t count = std::min<int64_t>(32, n - f);
+    const __mmask32 mask = count == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
+    seen.add(_mm512_maskz_loadu_epi16(mask, words + f));
+  }
+  return seen.floor();
+}
+
+void gemm_ra_bf16_panel_from_bf16__avx512bf16(const uint16_t *src, int64_t ld, int nr, int64_t len, uint32_t *dst) {
+  const int64_t steps = (len + 1) / 2;
+  // Sixteen lines per gather: 32-bit index of line i's word i·ld (scaled by 2 bytes), while it fits.
+  if (len < 2 || nr % 16 != 0 || ld < 0 || 15 * ld + len > INT32_MAX) {
+    for (int64_t s = 0; s < steps; ++s) {
+      for (int i = 0; i < nr; ++i) {
+        const uint16_t *line = src + i * ld + 2 * s;
+        dst[s * nr + i] = static_cast<uint32_t>(line[0]) << 16 | (2 * s + 1 < len ? line[1] : 0u);
+      }
+    }
+    return;
+  }
+  const __m512i at = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                        _mm512_set1_epi32(static_cast<int32_t>(ld)));
+  for (int h = 0; h < nr; h += 16) {
+    const uint16_t *lines = src + h * ld;
+    uint32_t *out = dst + h;
+    // A 32-bit load holds step 2s low and 2s + 1 high: rotated, 2s comes first (high).
+    for (int64_t s = 0; s < len / 2; ++s) {
+      const __m512i v = _mm512_i32gather_epi32(at, lines + 2 * s, 2);
+      _mm512_storeu_si512(out + s * nr, _mm512_ror_epi32(v, 16));
+    }
+    if (len % 2 != 0) {  // the last step over a zero: read with the step before it, never past the run
+      const __m512i v = _mm512_i32gather_epi32(at, lines + len - 2, 2);
+      _mm512_storeu_si512(out + (steps - 1) * nr,
+                          _mm512_and_si512(v, _mm512_set1_epi32(static_cast<int32_t>(0xFFFF0000u))));
+    }
+  }
 }
 
 void gemm_ra_bf16_8x32__avx512bf16(int64_t kp, const int32_t *at, const uint16_t *const *a, const uint32_t *b,

@@ -28,10 +28,12 @@ namespace aclnn_cpu {
 namespace conv_bwd {
 
 // The family's enumerator list: X(tile, mr, nr, isa, level) for kernel gemm_ra_bf16_<tile>__<isa> (run) with
-// gemm_ra_ct_bf16_<tile>__<isa> (run_ct), the window conversion gemm_ra_bf16_window__<isa> and the panel conversion
-// gemm_bf16_pairs__<isa>, MR × NR, which needs ISA `level`. It drives the prototypes (below), the table and the
-// selection (gemm_ukernel.cpp) and the tests (kernels_gemm_ra_bf16_test.cpp). A kernel replaces the fp32 RA kernel
-// of the same tile only (gemm_ra_bf16_ukernel), so the blocking, and with it every sum, stays the same.
+// gemm_ra_ct_bf16_<tile>__<isa> (run_ct), the window conversions gemm_ra_bf16_window__<isa>,
+// gemm_ra_bf16_window_from_bf16__<isa> and gemm_ra_bf16_words_floor__<isa>, and the panel conversions
+// gemm_bf16_pairs__<isa> and gemm_ra_bf16_panel_from_bf16__<isa>, MR × NR, which needs ISA `level`. It drives the
+// prototypes (below), the table and the selection (gemm_ukernel.cpp) and the tests (kernels_gemm_ra_bf16_test.cpp). A
+// kernel replaces the fp32 RA kernel of the same tile only (gemm_ra_bf16_ukernel), so the blocking, and with it every
+// sum, stays the same.
 #define ACLNN_CPU_GEMM_RA_BF16_UKERNELS(X) \
   X(8x32, 8, 32, avx512bf16, kAvx512Bf16)  \
   X(8x16, 8, 16, avx512bf16, kAvx512Bf16)
@@ -43,11 +45,23 @@ using GemmRaCtBf16UkernelSignature = bool(int64_t kp, const int32_t *at, const u
 // dst_end[−f] = the high half of src[f] (BF16 values held as fp32 lose nothing) for f < n; returns the values'
 // exponent floor as gemm_bf16_ukernel.hpp's to_pairs does.
 using GemmRaBf16WindowSignature = int(const float *src, int64_t n, uint16_t *dst_end);
+// dst_end[−f] = src[f·stride] for f < n, BF16 words copied as they are: a run of a window made straight from a BF16
+// operand's row (any stride, negative included), without the fp32 values to_window takes.
+using GemmRaBf16WindowFromBf16Signature = void(const uint16_t *src, int64_t stride, int64_t n, uint16_t *dst_end);
+// The exponent floor of n BF16 words, as to_window returns it for the same values.
+using GemmRaBf16WordsFloorSignature = int(const uint16_t *words, int64_t n);
+// One run of len consecutive K steps of NR B lines as pair steps, straight from BF16 rows (line i's steps at
+// src + i·ld): dst[s·NR + i] = step 2s in the high half and step 2s + 1 (0 past len) in the low half, s < ⌈len / 2⌉,
+// as ra_b_pairs makes them from the fp32 panels.
+using GemmRaBf16PanelFromBf16Signature = void(const uint16_t *src, int64_t ld, int nr, int64_t len, uint32_t *dst);
 
 struct GemmRaBf16Ukernel {
   GemmRaBf16UkernelSignature *run;  // nullptr: not built for this target (kernel_isas.hpp)
   GemmRaCtBf16UkernelSignature *run_ct;
   GemmRaBf16WindowSignature *to_window;
+  GemmRaBf16WindowFromBf16Signature *window_from_bf16;
+  GemmRaBf16WordsFloorSignature *words_floor;
+  GemmRaBf16PanelFromBf16Signature *panel_from_bf16;
   GemmBf16PairsSignature *to_pairs;
   int mr, nr;
   Isa isa;
@@ -59,7 +73,10 @@ struct GemmRaBf16Ukernel {
 #define ACLNN_CPU_GEMM_RA_BF16_UKERNEL_PROTOTYPES(tile, mr, nr, isa, level) \
   GemmRaBf16UkernelSignature gemm_ra_bf16_##tile##__##isa;                  \
   GemmRaCtBf16UkernelSignature gemm_ra_ct_bf16_##tile##__##isa;             \
-  GemmRaBf16WindowSignature gemm_ra_bf16_window__##isa;
+  GemmRaBf16WindowSignature gemm_ra_bf16_window__##isa;                     \
+  GemmRaBf16WindowFromBf16Signature gemm_ra_bf16_window_from_bf16__##isa;   \
+  GemmRaBf16WordsFloorSignature gemm_ra_bf16_words_floor__##isa;            \
+  GemmRaBf16PanelFromBf16Signature gemm_ra_bf16_panel_from_bf16__##isa;
 ACLNN_CPU_GEMM_RA_BF16_UKERNELS(ACLNN_CPU_GEMM_RA_BF16_UKERNEL_PROTOTYPES)
 #undef ACLNN_CPU_GEMM_RA_BF16_UKERNEL_PROTOTYPES
 

@@ -56,14 +56,17 @@ const GemmRaUkernel kGemmRaUkernels[] = {ACLNN_CPU_GEMM_RA_UKERNELS(ACLNN_CPU_GE
 const GemmBf16Ukernel kGemmBf16Ukernels[] = {ACLNN_CPU_GEMM_BF16_UKERNELS(ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_BF16_UKERNEL_ENTRY
 
-#define ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)               \
-  GemmRaBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_##tile##__##isa),    \
-                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_ct_bf16_##tile##__##isa), \
-                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_window__##isa),      \
-                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),          \
-                    mr,                                                              \
-                    nr,                                                              \
-                    Isa::level,                                                      \
+#define ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY(tile, mr, nr, isa, level)                    \
+  GemmRaBf16Ukernel{ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_##tile##__##isa),         \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_ct_bf16_##tile##__##isa),      \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_window__##isa),           \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_window_from_bf16__##isa), \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_words_floor__##isa),      \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_ra_bf16_panel_from_bf16__##isa),  \
+                    ACLNN_CPU_KERNEL_IF_BUILT(isa, gemm_bf16_pairs__##isa),               \
+                    mr,                                                                   \
+                    nr,                                                                   \
+                    Isa::level,                                                           \
                     "gemm_ra_bf16_" #tile "__" #isa},
 const GemmRaBf16Ukernel kGemmRaBf16Ukernels[] = {ACLNN_CPU_GEMM_RA_BF16_UKERNELS(ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY)};
 #undef ACLNN_CPU_GEMM_RA_BF16_UKERNEL_ENTRY
