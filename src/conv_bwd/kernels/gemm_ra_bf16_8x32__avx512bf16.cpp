@@ -4,7 +4,6 @@
 // transposed as the fp32 ones store theirs; and the reversed window conversions (gemm_ra_bf16_ukernel.hpp). Compiled
 // with -mavx512f -mavx512bw -mavx512bf16 (src/CMakeLists.txt); called only when CPUID and the OS report them.
 #include <algorithm>
-#include <climits>
 #include <cstring>
 
 #include "conv_bwd/kernels/avx512_intrinsics.hpp"
@@ -55,6 +54,31 @@ inline void reverse_16(const float *src, uint16_t *dst, Magnitudes *seen) {
   const __m512i reversed =
       _mm512_permutexvar_epi32(_mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), v);
   _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst), _mm512_cvtepi32_epi16(_mm512_srli_epi32(reversed, 16)));
+}
+
+// r[i][j] becomes r[j][i] (32-bit elements): pairs within 128-bit lanes, then pairs of pairs, then the lanes.
+inline void transpose_16x16_epi32(__m512i r[16]) {
+  __m512i t[16], u[16];
+  for (int k = 0; k < 16; k += 2) {
+    t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+    t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {  // u[k + m], lane l: rows k .. k + 3 of column 4l + m
+    u[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
+    u[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
+    u[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+    u[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+  }
+  for (int m = 0; m < 4; ++m) {
+    const __m512i even_lo = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x88),
+                  odd_lo = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xDD);
+    const __m512i even_hi = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x88);
+    const __m512i odd_hi = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xDD);
+    r[m] = _mm512_shuffle_i32x4(even_lo, even_hi, 0x88);
+    r[8 + m] = _mm512_shuffle_i32x4(even_lo, even_hi, 0xDD);
+    r[4 + m] = _mm512_shuffle_i32x4(odd_lo, odd_hi, 0x88);
+    r[12 + m] = _mm512_shuffle_i32x4(odd_lo, odd_hi, 0xDD);
+  }
 }
 
 }  // namespace
@@ -117,8 +141,7 @@ int gemm_ra_bf16_words_floor__avx512bf16(const uint16_t *words, int64_t n) {
 
 void gemm_ra_bf16_panel_from_bf16__avx512bf16(const uint16_t *src, int64_t ld, int nr, int64_t len, uint32_t *dst) {
   const int64_t steps = (len + 1) / 2;
-  // Sixteen lines per gather: 32-bit index of line i's word i·ld (scaled by 2 bytes), while it fits.
-  if (len < 2 || nr % 16 != 0 || ld < 0 || 15 * ld + len > INT32_MAX) {
+  if (nr % 16 != 0) {
     for (int64_t s = 0; s < steps; ++s) {
       for (int i = 0; i < nr; ++i) {
         const uint16_t *line = src + i * ld + 2 * s;
@@ -127,20 +150,19 @@ void gemm_ra_bf16_panel_from_bf16__avx512bf16(const uint16_t *src, int64_t ld, i
     }
     return;
   }
-  const __m512i at = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                        _mm512_set1_epi32(static_cast<int32_t>(ld)));
+  // 16 lines by 16 pair steps at a time: each line's 32 words (masked to the run: the word after an odd run's last
+  // step loads as the zero its pair needs), as 32-bit pairs rotated so step 2s is the high half, then transposed.
   for (int h = 0; h < nr; h += 16) {
-    const uint16_t *lines = src + h * ld;
-    uint32_t *out = dst + h;
-    // A 32-bit load holds step 2s low and 2s + 1 high: rotated, 2s comes first (high).
-    for (int64_t s = 0; s < len / 2; ++s) {
-      const __m512i v = _mm512_i32gather_epi32(at, lines + 2 * s, 2);
-      _mm512_storeu_si512(out + s * nr, _mm512_ror_epi32(v, 16));
-    }
-    if (len % 2 != 0) {  // the last step over a zero: read with the step before it, never past the run
-      const __m512i v = _mm512_i32gather_epi32(at, lines + len - 2, 2);
-      _mm512_storeu_si512(out + (steps - 1) * nr,
-                          _mm512_and_si512(v, _mm512_set1_epi32(static_cast<int32_t>(0xFFFF0000u))));
+    for (int64_t s0 = 0; s0 < steps; s0 += 16) {
+      const int64_t words = std::min<int64_t>(32, len - 2 * s0);
+      const __mmask32 mask = words == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << words) - 1u);
+      __m512i r[16];
+      for (int i = 0; i < 16; ++i) {
+        r[i] = _mm512_ror_epi32(_mm512_maskz_loadu_epi16(mask, src + (h + i) * ld + 2 * s0), 16);
+      }
+      transpose_16x16_epi32(r);  // r[j]: pair step s0 + j of the 16 lines
+      const int64_t count = std::min<int64_t>(16, steps - s0);
+      for (int64_t j = 0; j < count; ++j) _mm512_storeu_si512(dst + (s0 + j) * nr + h, r[j]);
     }
   }
 }
