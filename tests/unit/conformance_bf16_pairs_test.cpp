@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "conformance_harness.hpp"
 #include "conv_bwd/plan.hpp"
@@ -210,11 +211,12 @@ TEST_F(ConformanceBf16Pairs, PairsFromBf16RowsKeepTheFp32PathsBitsInLaterPassesA
   }
 }
 
-// The BF16 RA gradWeight paths that make the reversed x windows and dy's pair panels straight from BF16 (per item,
-// or once for all items in the shared area): a subnormal, Inf or NaN in x or dy of a later K block (the second
-// sample) or channel sends that block to the fp32 kernel after earlier ones ran on pairs; x with gaps between its
-// elements (windows read at a stride of 2 and 4 words; dy's panels then still made from BF16), and x and dy channels
-// outermost with a storage offset.
+// The BF16 RA gradWeight paths that make the reversed x windows and dy's pair panels straight from BF16 (once for all
+// items in the shared area, or per item: at two threads the 40² case packs its own, the others share): a subnormal,
+// Inf or NaN in x or dy of a later K block (the second sample) or channel sends that block to the fp32 kernel after
+// earlier ones ran on pairs; x with gaps between its elements (windows read at a stride of 2 and 4 words; dy's panels
+// then still made from BF16), and x and dy channels outermost with a storage offset. 3 × 1 and 3 × 3 × 1 kernels
+// without padding across: q-space has no junk, so a run of K steps spans rows (and planes).
 TEST_F(ConformanceBf16Pairs, RaWindowsAndPanelsFromBf16KeepTheFp32PathsBits) {
   struct Late {
     const char *text;
@@ -227,6 +229,12 @@ TEST_F(ConformanceBf16Pairs, RaWindowsAndPanelsFromBf16KeepTheFp32PathsBits) {
       {"mb1_g1_ic256oc32_ih14iw14_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", 200 * 196 + 100, 17 * 196 + 150,
        "gemm_ra_bf16_8x32__avx512bf16"},
       {"mb2_g1_ic32oc16_ih13iw13_kh3kw3_sh2sw2_ph1pw1_dtbf16", (32 + 5) * 169 + 77, (16 + 3) * 49 + 20,
+       "gemm_ra_bf16_8x16__avx512bf16"},
+      {"mb2_g1_ic16oc32_ih40iw40_kh3kw3_ph1pw1_dtbf16:bf16:bf16:f32:f32:f32", (16 + 9) * 1600 + 250,
+       (32 + 20) * 1600 + 300, "gemm_ra_bf16_8x32__avx512bf16"},
+      {"mb2_g1_ic32oc32_ih12iw10_kh3kw1_ph1pw0_dtbf16", (32 + 3) * 120 + 50, (32 + 5) * 120 + 50,
+       "gemm_ra_bf16_8x32__avx512bf16"},
+      {"mb1_g1_ic16oc16_id4ih5iw6_kd3kh3kw1_pd1ph1pw0_dtbf16", 9 * 120 + 7, 11 * 120 + 100,
        "gemm_ra_bf16_8x16__avx512bf16"},
   };
   for (const Late &late : cases) {
@@ -242,8 +250,10 @@ TEST_F(ConformanceBf16Pairs, RaWindowsAndPanelsFromBf16KeepTheFp32PathsBits) {
     c.layout[kInput] = Layout{{}, 2, 0};
     expect_same_bits(c, 1.0, std::string(late.text) + " x with gaps", late.kernel);
     c = parse_case(late.text, Data::kRandom, 15);
-    c.layout[kInput] = Layout{{1, 0, 2, 3}, 1, 3};
-    c.layout[kGradOutput] = Layout{{1, 0, 2, 3}, 1, 5};
+    std::vector<int> outermost = {1, 0, 2, 3};  // channels, samples, then the spatial dims
+    if (std::string(late.text).find("_id") != std::string::npos) outermost.push_back(4);
+    c.layout[kInput] = Layout{outermost, 1, 3};
+    c.layout[kGradOutput] = Layout{outermost, 1, 5};
     expect_same_bits(c, 1.0, std::string(late.text) + " channels outermost, offset", late.kernel);
   }
 }

@@ -160,7 +160,7 @@ TEST_P(KernelsGemmRaBf16, WindowsFromBf16AreTheReversedWordsAndTheirFloor) {
 
 // panel_from_bf16 against ra_b_pairs' panels of the same values (the pairs the fp32 path makes) for NR lines a row
 // stride apart (the run's length, a few words more, 1000), runs of odd and even length (the odd last step over a
-// zero; a run of one step); nothing past the panel written.
+// zero; a run of one step), written after 3 pair steps of an earlier run; nothing before or after it written.
 TEST_P(KernelsGemmRaBf16, PanelsFromBf16AreTheFp32PanelsPairs) {
   const GemmRaBf16Ukernel &k = *GetParam();
   const int nr = k.nr;
@@ -173,14 +173,15 @@ TEST_P(KernelsGemmRaBf16, PanelsFromBf16AreTheFp32PanelsPairs) {
       for (int64_t s = 0; s < len; ++s) {
         for (int i = 0; i < nr; ++i) panel[static_cast<size_t>(s * nr + i)] = values[static_cast<size_t>(i * ld + s)];
       }
-      const int64_t kp = (len + 1) / 2;
-      std::vector<uint32_t> want(static_cast<size_t>(kp * nr + 1), 0xDEADBEEFu), got = want;
+      const int64_t kp = (len + 1) / 2, before = 3 * nr;
+      std::vector<uint32_t> want(static_cast<size_t>(before + kp * nr + 1), 0xDEADBEEFu), got = want;
       const int32_t run = static_cast<int32_t>(len);
-      ra_b_pairs(k, panel.data(), len, 1, &run, 1, want.data());
-      k.panel_from_bf16(words.data(), ld, nr, len, got.data());
+      ra_b_pairs(k, panel.data(), len, 1, &run, 1, want.data() + before);
+      k.panel_from_bf16(words.data(), ld, nr, len, got.data() + before);
       for (size_t i = 0; i < got.size(); ++i) {
         ASSERT_EQ(got[i], want[i]) << "len " << len << " ld " << ld << " word " << i;
       }
+      EXPECT_EQ(got.front(), 0xDEADBEEFu) << "wrote before the run's pair steps";
       EXPECT_EQ(got.back(), 0xDEADBEEFu) << "wrote past the panel";
     }
   }

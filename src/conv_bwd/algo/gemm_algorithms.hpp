@@ -290,7 +290,9 @@ struct RaLayout {
 
 // gemm_weight_shifted's pair areas (RA with GemmKernels::ra_bf16), after the slot's other areas: the item's x windows
 // as one reversed BF16 window (gemm_ra_bf16_ukernel.hpp; `windows` floats of fp32 windows and a zero after them),
-// then the dy block's pair panels (at most as many words as its fp32 panels have floats).
+// then the dy block's pair panels (at most as many words as its fp32 panels have floats; when the pair panels come
+// from the shared area, the area holds the block's fp32 panels for a block the fp32 kernel takes, so it keeps the fp32
+// panels' size).
 struct RaPairLayout {
   int64_t panels_at, floats;
 

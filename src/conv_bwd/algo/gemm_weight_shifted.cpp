@@ -2,7 +2,8 @@
 // chunk of x channels); per K block it packs the chunk's x channels as windows of their padded boxes, rounded on the
 // way, each value once, and reads the group's dy rows in q-space (zeros at the junk positions): packed once for all
 // items before they run (ShiftedWeightBlocking::shared_dy), read where they lie, or packed by the item; BF16 1×1 layers
-// pair both operands' rows straight from BF16 instead (pairs_from_bf16_rows). Every
+// pair both operands' rows straight from BF16 instead (pairs_from_bf16_rows), and the BF16 RA product makes its x
+// windows and dy panels straight from BF16 (windows_from_bf16_, dy_pairs_from_bf16_). Every
 // (channel, tap) column of dW is then a row pointer into a window, read by the NT kernel where it lies. With an RA
 // kernel (ShiftedWeightBlocking::ra) those rows are instead the A rows of the transposed product Ct = im2col(x) · dyᵀ,
 // the dy block's real positions only (the kernel's K steps: a table of their q offsets) transposed into panels of NR
@@ -106,6 +107,8 @@ class ShiftedWeightGemm {
 
   // Whether the items pack no dy rows of their own (read where they lie).
   bool dy_in_place() const { return dy_in_place_; }
+  // Whether RA dy blocks are made into pair panels in one pass (no fp32 rows packed and transposed first).
+  bool dy_pairs_from_bf16() const { return dy_pairs_from_bf16_; }
 
   // The K blocks of all samples, sample by sample.
   int64_t k_blocks() const { return c_.batch * blocks_per_sample_; }
@@ -318,11 +321,13 @@ class ShiftedWeightGemm {
     const int64_t *tap_at = tap_table(blk, scratch, windows);
     const RaLayout lay = ra_layout();
     // With dy_pairs_from_bf16_ the shared block holds pair panels and the fp32 ones are packed only for the fp32
-    // kernel (then, when shared, where the pair panels of an item go).
+    // kernel (then, when shared, where an item's pair panels go).
     float *row = scratch + ra_at(), *dy_t = row + lay.row, *ct = dy_t + lay.panels;
-    if (shared_dy_ != nullptr) {
+    if (dy_pairs_from_bf16_) {
+      if (shared_dy_ != nullptr) dy_t = reinterpret_cast<float *>(pair_panels(scratch));
+    } else if (shared_dy_ != nullptr) {
       dy_t = shared_dy_block(blk.g, blk.kb);
-    } else if (!dy_pairs_from_bf16_) {
+    } else {
       pack_dy_transposed(blk, kcp, row, dy_t);
     }
     int32_t steps[kMaxRaSteps];
@@ -332,10 +337,7 @@ class ShiftedWeightGemm {
       return finite;
     }
     if (windows_from_bf16_) pack_windows(blk, kcp, windows);
-    if (dy_pairs_from_bf16_) {
-      if (shared_dy_ != nullptr) dy_t = scratch + pairs_at_ + RaPairLayout(*ra_, cpi_ * window_, m_, lda_).panels_at;
-      pack_dy_transposed(blk, kcp, row, dy_t);
-    }
+    if (dy_pairs_from_bf16_) pack_dy_transposed(blk, kcp, row, dy_t);
     for_each_ra_tile(blk, windows, tap_at, [&](int64_t p, int64_t j, const float *const *rows, int mm, int nn) {
       const float *b = dy_t + p * kcp;  // panel p / NR: a step of NR floats per real position
       if (blk.only) {
@@ -354,9 +356,8 @@ class ShiftedWeightGemm {
                     bool *finite) const {
     const GemmRaBf16Ukernel &pk = *pk_;
     const int64_t panel = round_up(m_, pk.nr);
-    const RaPairLayout lay(*ra_, cpi_ * window_, m_, lda_);
     uint16_t *rev = reinterpret_cast<uint16_t *>(scratch + pairs_at_);
-    uint32_t *b_pairs = reinterpret_cast<uint32_t *>(scratch + pairs_at_ + lay.panels_at);
+    uint32_t *b_pairs = pair_panels(scratch);
     int32_t pair_at[kMaxRaSteps], run_steps[kMaxRaSteps];
     int64_t runs = 0;
     const int64_t kp = ra_pair_steps(steps, kc, pair_at, run_steps, &runs);
@@ -384,6 +385,11 @@ class ShiftedWeightGemm {
       }
     });
     return true;
+  }
+
+  // The slot's area for the block's dy pair panels (RaPairLayout).
+  uint32_t *pair_panels(float *scratch) const {
+    return reinterpret_cast<uint32_t *>(scratch + pairs_at_ + RaPairLayout(*ra_, cpi_ * window_, m_, lda_).panels_at);
   }
 
   // dy rows [r0, r0 + rows) of the group over the block as pair panels (panel p at dst + p·kp, as ra_b_pairs makes
@@ -665,10 +671,11 @@ Work gemm_weight_shifted_work(const Canonical &c, const GemmKernels &k, const Sh
   const double move = move_cost(k.nn->isa);
   const int64_t blocks = gemm.k_blocks(), m = c.cy_per_group, kk = c.kernel_numel();
   Work work;
-  if (b.shared_dy && b.ra) {  // packed, then transposed
+  const double ra_dy_moves = gemm.dy_pairs_from_bf16() ? 1.0 : 2.0;  // packed, then transposed; or paired at once
+  if (b.shared_dy && b.ra) {
     work.push_back(uniform_phase("shared_dy", LoopKind::kSlots, c.groups * blocks, slots,
                                  static_cast<double>(b.kc * m) * static_cast<double>(c.groups * blocks),
-                                 move * 2.0 * static_cast<double>(b.kc * m)));
+                                 move * ra_dy_moves * static_cast<double>(b.kc * m)));
   } else if (b.shared_dy) {
     work.push_back(uniform_phase("shared_dy", LoopKind::kFor, c.groups * blocks * round_up(m, k.nt->mr), slots,
                                  static_cast<double>(b.kc), move * static_cast<double>(b.kc)));
@@ -686,7 +693,8 @@ Work gemm_weight_shifted_work(const Canonical &c, const GemmKernels &k, const Sh
       gemm.set_k_block(kb, &blk);
       const double macs = static_cast<double>(round_up(columns, row_tile)) * round_up(it.rows, m_tile) * blk.kc;
       const int64_t windows = it.channels * geo.phases * (blk.kc + geo.max_shift);
-      cost += macs + move * static_cast<double>(windows + (dy_packed ? it.rows * blk.kc * (b.ra ? 2 : 1) : 0));
+      const double dy_moves = dy_packed ? static_cast<double>(it.rows * blk.kc) * (b.ra ? ra_dy_moves : 1.0) : 0.0;
+      cost += macs + move * (static_cast<double>(windows) + dy_moves);
     }
     items.cost.push_back(cost + move * static_cast<double>(columns * it.rows));  // dW's columns
   }

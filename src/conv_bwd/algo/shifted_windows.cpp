@@ -19,20 +19,21 @@ void copy_run(const OperandReader &r, int64_t index, int64_t stride, int64_t cou
   }
 }
 
-void zero_floats(float *v, int64_t count) {
-  if (count > 16) {
-    std::fill(v, v + count, 0.0f);
+namespace {
+
+// The few values of a row's padding: plain stores below 64 bytes. The empty asm keeps the compiler from turning the
+// loop back into memset (a call, or `rep stos` with its start-up cost, for two values).
+template <typename T>
+void zero_short(T *v, int64_t count) {
+  if (count * static_cast<int64_t>(sizeof(T)) > 64) {
+    std::fill(v, v + count, T{0});
     return;
   }
-  // The few floats of a row's padding: plain stores. The empty asm keeps the compiler from turning the loop back
-  // into memset (a call, or `rep stos` with its start-up cost, for two floats).
   for (int64_t i = 0; i < count; ++i) {
-    v[i] = 0.0f;
+    v[i] = 0;
     __asm__("" : : "r"(v + i) : "memory");
   }
 }
-
-namespace {
 
 // The whole box of a stride-1 geometry from its start: one fill, then every x row inside it copied where it lands
 // (no per-row padding arithmetic; 14-wide rows spent more there than in the copy).
@@ -60,50 +61,18 @@ void pack_whole_box(const Canonical &c, const ShiftedGeometry &geo, const Operan
   x.finish(win, len);
 }
 
-}  // namespace
-
-void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
-                       int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
-  if (geo.unit() && z0 == 0 && len >= geo.dp * geo.hp * geo.wp) {
-    pack_whole_box(c, geo, x, n, channel, len, win);
-    return;
-  }
-  const View5 &v = x.view();
+// Walks phase `phase`'s box positions [z0, z0 + len) row segment by row segment: zero(at, count) for positions
+// in the padding or past the box, copy(at, index, stride, count) for a run of x elements of channel `channel` of
+// sample n (its element index and spacing), `at` counting from z0. Each position is visited once: the padding around
+// a row's run is its own call, not a fill of the whole window first.
+template <typename Zero, typename Copy>
+void for_each_window_run(const Canonical &c, const ShiftedGeometry &geo, const View5 &v, int64_t n, int64_t channel,
+                         int64_t phase, int64_t z0, int64_t len, Zero zero, Copy copy) {
   const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase), a_w = geo.coordinate(2, phase);
   const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
   // The box columns whose x column (z + u_min)·s + a lies inside x.
   const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
   const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
-  // Each position is written once: the padding around a row's copy is zeroed, not the whole window first.
-  for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
-    float *seg = win + at;
-    const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
-    const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
-    const int64_t lo = row_in ? std::max(w, z_lo) : w, hi = row_in ? std::min(w + count, z_end) : w;
-    if (lo >= hi) {
-      zero_floats(seg, count);
-      return;
-    }
-    zero_floats(seg, lo - w);
-    copy_run(x, v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo, seg + (lo - w));
-    zero_floats(seg + (hi - w), w + count - hi);
-  });
-  x.finish(win, len);
-}
-
-void pack_phase_window_bf16(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
-                            const GemmRaBf16Ukernel &k, int64_t n, int64_t channel, int64_t phase, int64_t z0,
-                            int64_t len, uint16_t *end) {
-  const View5 &v = x.view();
-  const uint16_t *data = x.bf16_data();
-  const int64_t a_d = geo.coordinate(0, phase), a_h = geo.coordinate(1, phase), a_w = geo.coordinate(2, phase);
-  const int64_t xd_n = c.x_size[0], xh_n = c.x_size[1], xw_n = c.x_size[2];
-  const int64_t z_lo = ceil_div(-a_w, geo.s[2]) - geo.u_min[2];
-  const int64_t z_end = floor_div(xw_n - 1 - a_w, geo.s[2]) - geo.u_min[2] + 1;
-  // Window values [f, f + count) lie reversed at end − f − count + 1 ..= end − f.
-  const auto zero = [end](int64_t f, int64_t count) {
-    if (count > 0) std::fill(end - f - count + 1, end - f + 1, uint16_t{0});
-  };
   for_each_box_row(geo, z0, len, [&](int64_t zd, int64_t zh, int64_t w, int64_t count, int64_t at) {
     const int64_t xd = geo.x_at(0, zd, a_d), xh = geo.x_at(1, zh, a_h);
     const bool row_in = zd < geo.dp && xd >= 0 && xd < xd_n && xh >= 0 && xh < xh_n;
@@ -112,11 +81,39 @@ void pack_phase_window_bf16(const Canonical &c, const ShiftedGeometry &geo, cons
       zero(at, count);
       return;
     }
-    zero(at, lo - w);
-    k.window_from_bf16(data + v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo,
-                       end - (at + lo - w));
-    zero(at + hi - w, w + count - hi);
+    if (lo > w) zero(at, lo - w);
+    copy(at + lo - w, v.index(n, channel, xd, xh, geo.x_at(2, lo, a_w)), v.strides[4] * geo.s[2], hi - lo);
+    if (w + count > hi) zero(at + hi - w, w + count - hi);
   });
+}
+
+}  // namespace
+
+void zero_floats(float *v, int64_t count) { zero_short(v, count); }
+
+void pack_phase_window(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x, int64_t n,
+                       int64_t channel, int64_t phase, int64_t z0, int64_t len, float *win) {
+  if (geo.unit() && z0 == 0 && len >= geo.dp * geo.hp * geo.wp) {
+    pack_whole_box(c, geo, x, n, channel, len, win);
+    return;
+  }
+  for_each_window_run(
+      c, geo, x.view(), n, channel, phase, z0, len, [&](int64_t at, int64_t count) { zero_floats(win + at, count); },
+      [&](int64_t at, int64_t index, int64_t stride, int64_t count) { copy_run(x, index, stride, count, win + at); });
+  x.finish(win, len);
+}
+
+void pack_phase_window_bf16(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,
+                            const GemmRaBf16Ukernel &k, int64_t n, int64_t channel, int64_t phase, int64_t z0,
+                            int64_t len, uint16_t *end) {
+  const uint16_t *data = x.bf16_data();
+  // Window values [at, at + count) lie reversed at end − at − count + 1 ..= end − at.
+  for_each_window_run(
+      c, geo, x.view(), n, channel, phase, z0, len,
+      [&](int64_t at, int64_t count) { zero_short(end - at - count + 1, count); },
+      [&](int64_t at, int64_t index, int64_t stride, int64_t count) {
+        k.window_from_bf16(data + index, stride, count, end - at);
+      });
 }
 
 void pack_phase_window_pair(const Canonical &c, const ShiftedGeometry &geo, const OperandReader &x,

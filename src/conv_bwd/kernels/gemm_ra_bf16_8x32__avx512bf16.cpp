@@ -56,6 +56,11 @@ inline void reverse_16(const float *src, uint16_t *dst, Magnitudes *seen) {
   _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst), _mm512_cvtepi32_epi16(_mm512_srli_epi32(reversed, 16)));
 }
 
+// The low min(count, 32) bits (count > 0): the words of a 32-word chunk that lie inside a run.
+inline __mmask32 low_mask32(int64_t count) {
+  return count >= 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
+}
+
 // r[i][j] becomes r[j][i] (32-bit elements): pairs within 128-bit lanes, then pairs of pairs, then the lanes.
 inline void transpose_16x16_epi32(__m512i r[16]) {
   __m512i t[16], u[16];
@@ -102,40 +107,30 @@ void gemm_ra_bf16_window_from_bf16__avx512bf16(const uint16_t *src, int64_t stri
     for (int64_t f = 0; f < n; ++f) dst_end[-f] = src[f * stride];
     return;
   }
-  // Chunk word j (source word j·stride) lands in lane 31 − j, so a chunk is stored from dst_end − f − 31 up; the
-  // last chunk's stores are masked to its lanes, its loads to the words it reads.
-  alignas(64) static const uint16_t kReverse[2][32] = {{31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                                                        15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0},
-                                                       {62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32,
-                                                        30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8,  6,  4,  2,  0}};
-  const __m512i index = _mm512_load_si512(kReverse[stride - 1]);
-  const auto low_words = [](int64_t count) {
-    return count >= 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
-  };
+  // A chunk of count words (source word j at j·stride) goes to lane count − 1 − j, so that it is stored from
+  // dst_end − f − count + 1 up, masked to its count lanes; its loads are masked to the words it reads.
+  const __m512i lane = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12,
+                                        11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   for (int64_t f = 0; f < n; f += 32) {
     const int64_t count = std::min<int64_t>(32, n - f);
     const uint16_t *s = src + f * stride;
+    const __m512i word = _mm512_sub_epi16(_mm512_set1_epi16(static_cast<int16_t>(count - 1)), lane);
     __m512i v;
     if (stride == 1) {
-      v = _mm512_permutexvar_epi16(index, _mm512_maskz_loadu_epi16(low_words(count), s));
+      v = _mm512_permutexvar_epi16(word, _mm512_maskz_loadu_epi16(low_mask32(count), s));
     } else {
       const int64_t words = 2 * count - 1;  // the last word read is 2·(count − 1)
-      const __m512i lo = _mm512_maskz_loadu_epi16(low_words(words), s);
-      const __m512i hi = _mm512_maskz_loadu_epi16(low_words(std::max<int64_t>(words - 32, 0)), s + 32);
-      v = _mm512_permutex2var_epi16(lo, index, hi);
+      const __m512i lo = _mm512_maskz_loadu_epi16(low_mask32(words), s);
+      const __m512i hi = words > 32 ? _mm512_maskz_loadu_epi16(low_mask32(words - 32), s + 32) : _mm512_setzero_si512();
+      v = _mm512_permutex2var_epi16(lo, _mm512_slli_epi16(word, 1), hi);
     }
-    const __mmask32 lanes = count == 32 ? ~__mmask32{0} : static_cast<__mmask32>(~((1u << (32 - count)) - 1u));
-    _mm512_mask_storeu_epi16(dst_end - f - 31, lanes, v);
+    _mm512_mask_storeu_epi16(dst_end - f - count + 1, low_mask32(count), v);
   }
 }
 
 int gemm_ra_bf16_words_floor__avx512bf16(const uint16_t *words, int64_t n) {
   WordMagnitudes seen;
-  for (int64_t f = 0; f < n; f += 32) {
-    const int64_t count = std::min<int64_t>(32, n - f);
-    const __mmask32 mask = count == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << count) - 1u);
-    seen.add(_mm512_maskz_loadu_epi16(mask, words + f));
-  }
+  for (int64_t f = 0; f < n; f += 32) seen.add(_mm512_maskz_loadu_epi16(low_mask32(n - f), words + f));
   return seen.floor();
 }
 
@@ -154,8 +149,7 @@ void gemm_ra_bf16_panel_from_bf16__avx512bf16(const uint16_t *src, int64_t ld, i
   // step loads as the zero its pair needs), as 32-bit pairs rotated so step 2s is the high half, then transposed.
   for (int h = 0; h < nr; h += 16) {
     for (int64_t s0 = 0; s0 < steps; s0 += 16) {
-      const int64_t words = std::min<int64_t>(32, len - 2 * s0);
-      const __mmask32 mask = words == 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << words) - 1u);
+      const __mmask32 mask = low_mask32(len - 2 * s0);
       __m512i r[16];
       for (int i = 0; i < 16; ++i) {
         r[i] = _mm512_ror_epi32(_mm512_maskz_loadu_epi16(mask, src + (h + i) * ld + 2 * s0), 16);

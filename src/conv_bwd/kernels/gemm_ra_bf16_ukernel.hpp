@@ -8,12 +8,13 @@
 //   +0 or −0 (a finite A value times +0), which leaves the fp32 sum unchanged (it never holds −0: it starts at +0
 //   and round-to-nearest gives +0 for exact cancellations), so each lane still adds the same products in the same
 //   order, ascending, one rounding each, as the fp32 RA kernel.
-//   A: MR rows as BF16 windows stored in reverse (to_window: dst[−f] = BF16 of src[f]), row r given as a pointer
-//   a[r] such that the 32-bit word at a[r] − k holds column k in its high half and column k + 1 in its low half:
-//   VDPBF16PS adds the high halves' product first (gemm_bf16_ukernel.hpp), so column k's product comes first as in
-//   ascending k. Column at[i] + 1 must be readable (the caller's windows end with a zero); its value must be finite
-//   and is part of the window's exponent floor, as every A value read is.
-//   B: pair panels as gemm_bf16_ukernel.hpp's, converted from the fp32 RA panels run by run (ra_b_pairs).
+//   A: MR rows as BF16 windows stored in reverse (to_window: dst[−f] = BF16 of src[f]; or window_from_bf16 from
+//   BF16 rows), row r given as a pointer a[r] such that the 32-bit word at a[r] − k holds column k in its high half
+//   and column k + 1 in its low half: VDPBF16PS adds the high halves' product first (gemm_bf16_ukernel.hpp), so
+//   column k's product comes first as in ascending k. Column at[i] + 1 must be readable (the caller's windows end
+//   with a zero); its value must be finite and is part of the window's exponent floor, as every A value read is.
+//   B: pair panels as gemm_bf16_ukernel.hpp's, converted from the fp32 RA panels run by run (ra_b_pairs), or made
+//   from BF16 rows run by run (panel_from_bf16).
 //   C, run_ct and the finite check exactly as gemm_ra_ukernel.hpp's.
 #pragma once
 
