@@ -5,11 +5,13 @@
 // hand-out of items are in play. The registry also runs this suite under ACLNN_CPU_MAX_ISA=avx2 and =scalar.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "conformance_harness.hpp"
+#include "conv_bwd/plan.hpp"
 #include "core/config.hpp"
 
 namespace conformance {
@@ -151,6 +153,15 @@ const char *const kGeometries[] = {
     // ... and 3 rows of 9 (q-space 31: one float short of whole vectors, so dot_taps_3x3's last strip reads past the
     // x box into dy's buffer).
     "mb1_g2_ic2oc2_ih3iw9_kh3kw3_ph1pw1",
+    // gemm_backward_data with several samples' planes in one position tile (planes of at most half a tile): 30
+    // positions and 300 y channels (two K blocks); 7² (five samples per AVX-512 tile, two per AVX2 one: a shorter
+    // last run); stride 2 (y planes of 25, x planes of 81) with groups; 1-D; 3-D; a 1 × 1 layer (dcol is gradInput).
+    "mb7_g1_ic10oc300_ih5iw6_kh3kw3_ph1pw1",
+    "mb7_g1_ic24oc40_ih7iw7_kh3kw3_ph1pw1",
+    "mb5_g2_ic8oc80_ih9iw9_kh3kw3_sh2sw2_ph1pw1",
+    "mb9_g1_ic6oc40_iw30_kw3_pw1",
+    "mb4_g1_ic5oc40_id3ih4iw4_kd3kh3kw3_pd1ph1pw1",
+    "mb6_g1_ic9oc40_ih5iw6_kh1kw1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};
@@ -228,6 +239,52 @@ TEST(ConformanceFastPaths, GradInputRoundedToTheComputeTypeBeforeAnFp32Tensor) {
         if (round_to(type, v) != v && ++off <= 3) ADD_FAILURE() << g << d << ": gradInput[" << i << "] = " << v;
       }
       EXPECT_EQ(off, 0) << g << d;
+    }
+  }
+}
+
+// gemm_backward_data with several samples' planes in one position tile: each sample's gradInput is bitwise what a call
+// of that sample alone gives (one plane per tile), in every precision whose gradInput goes through the GEMM; the
+// plan of the whole batch says it put several samples in a tile (their planes are at most 30 positions, half of the
+// smallest tile of any ISA's kernel).
+TEST(ConformanceFastPaths, SamplesSharingATileGiveEachSampleAlonesBits) {
+  const char *const geometries[] = {"mb7_g1_ic10oc300_ih5iw6_kh3kw3_ph1pw1", "mb5_g2_ic8oc80_ih5iw5_kh3kw3_ph1pw1",
+                                    "mb5_g2_ic8oc80_ih9iw9_kh3kw3_sh2sw2_ph1pw1", "mb9_g1_ic6oc40_iw30_kw3_pw1",
+                                    "mb6_g1_ic9oc40_ih5iw6_kh1kw1_dtbf16"};
+  const std::vector<std::string> precisions = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0"};
+  for (const char *g : geometries) {
+    // The 1 × 1 layer names its dtype: FP32 gradInput of 1 × 1 layers takes other paths.
+    const bool own_dtype = std::string(g).find("_dt") != std::string::npos;
+    for (const std::string &p : own_dtype ? std::vector<std::string>{""} : precisions) {
+      const std::string text = std::string(g) + p + "_mask100";
+      const ConvCase c = parse_case(text, Data::kRandom, 18);
+      CaseTensors batch(c);
+      const aclnn_cpu::conv_bwd::Plan plan =
+          aclnn_cpu::conv_bwd::make_plan(build_problem(c, batch), aclnn_cpu::conv_bwd::current_plan_context());
+      EXPECT_NE(aclnn_cpu::conv_bwd::describe_plan(plan).find("_samples_per_tile"), std::string::npos)
+          << text << ": " << aclnn_cpu::conv_bwd::describe_plan(plan);
+      std::string error;
+      ASSERT_EQ(run_direct(c, batch, &error), 0) << error;
+      const int64_t samples = batch.t[kGradOutput].shape()[0];
+      const std::string one = "mb1" + text.substr(text.find('_'));
+      for (int64_t n = 0; n < samples; ++n) {
+        const ConvCase c1 = parse_case(one, Data::kRandom, 18);
+        CaseTensors alone(c1);
+        for (int slot : {kGradOutput, kInput}) {
+          const int64_t per = alone.t[slot].numel();
+          for (int64_t i = 0; i < per; ++i) alone.t[slot].set(i, batch.t[slot].get(n * per + i));
+        }
+        for (int64_t i = 0; i < alone.t[kWeight].numel(); ++i) alone.t[kWeight].set(i, batch.t[kWeight].get(i));
+        ASSERT_EQ(run_direct(c1, alone, &error), 0) << error;
+        const int64_t per = alone.t[kGradInput].numel();
+        const size_t bytes = element_bytes(alone.t[kGradInput].dtype());
+        int64_t differ = 0;
+        for (int64_t i = 0; i < per; ++i) {
+          differ += std::memcmp(alone.t[kGradInput].element(i), batch.t[kGradInput].element(n * per + i), bytes) != 0;
+        }
+        EXPECT_EQ(differ, 0) << text << ": sample " << n << "'s gradInput differs from the sample alone's in " << differ
+                             << " of " << per << " elements";
+      }
     }
   }
 }

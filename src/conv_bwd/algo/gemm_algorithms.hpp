@@ -228,7 +228,12 @@ struct DataBlocking : Blocking {
   int64_t channels_per_item = 0;  // x channels per item
   int64_t position_parts = 1;     // parts of the y positions with their own x planes
   int64_t tap_parts = 1;          // parts of a channel's taps, likewise (one channel per item)
-  int64_t pairs_at = 0;           // with GemmKernels::bf16: where the slot's pair panels start (bf16_pair_floats)
+  // Planes of at most half a tile: the planes of this many samples side by side in an item's one tile (positions flat
+  // over the samples), each sample's dcol columns added into its own x planes as a whole plane's would be.
+  int64_t samples_per_tile = 1;
+  // Items' runs of samples: [i · samples_per_tile, …) of the batch (the last one may hold fewer).
+  int64_t sample_runs(const Canonical &c) const { return ceil_div(c.batch, samples_per_tile); }
+  int64_t pairs_at = 0;  // with GemmKernels::bf16: where the slot's pair panels start (bf16_pair_floats)
   // With GemmKernels::bf16 and BF16 operands (gemm_blocking.cpp): the weight's A pair panels, whole K per unit
   // (group, block of x channels), when several items read each unit; gradOutput's B pair panels per unit (sample,
   // group, tile, K block), when several blocks of x channels read each. After the parts' x planes.

@@ -130,22 +130,50 @@ int whole_weight_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const Oper
   return floor;
 }
 
-// B's pair panels from BF16 gradOutput planes: sample n, group g, positions [p0, p0 + nt), K steps [k0, k0 + kc).
-int dy_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader &dy, int64_t n, int64_t g, int64_t p0,
-             int64_t nt, int64_t k0, int64_t kc, uint32_t *dst) {
+// Where a tile's positions [p0, p0 + nt) of an item's samples (DataBlocking::samples_per_tile: their planes side by
+// side) lie: fn(sample, position in its plane, count, column in the tile) for each sample's part, in order.
+template <typename Fn>
+void for_each_sample_part(int64_t plane, int64_t p0, int64_t nt, Fn fn) {
+  for (int64_t done = 0; done < nt;) {
+    const int64_t p = p0 + done, at = p % plane, count = std::min(nt - done, plane - at);
+    fn(p / plane, at, count, done);
+    done += count;
+  }
+}
+
+// B's pair panels from BF16 gradOutput planes: samples [n, n + ns), group g, the tile's positions [p0, p0 + nt), K
+// steps [k0, k0 + kc). A tile over several samples' planes is copied into `stage` first (kc rows of nt values).
+int dy_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const OperandReader &dy, int64_t n, int64_t ns, int64_t g,
+             int64_t p0, int64_t nt, int64_t k0, int64_t kc, uint16_t *stage, uint32_t *dst) {
   const uint16_t *steps[kGemmKc];
-  for (int64_t k = 0; k < kc; ++k) steps[k] = dy.bf16_data() + c.y.index(n, g * c.cy_per_group + k0 + k, 0, 0, 0) + p0;
+  for (int64_t k = 0; k < kc; ++k) {
+    const int64_t channel = g * c.cy_per_group + k0 + k;
+    if (ns == 1) {
+      steps[k] = dy.bf16_data() + c.y.index(n, channel, 0, 0, 0) + p0;
+      continue;
+    }
+    uint16_t *row = stage + k * nt;
+    for_each_sample_part(c.y_plane(), p0, nt, [&](int64_t s, int64_t at, int64_t count, int64_t col) {
+      const uint16_t *from = dy.bf16_data() + c.y.index(n + s, channel, 0, 0, 0) + at;
+      std::copy(from, from + count, row + col);
+    });
+    steps[k] = row;
+  }
   return pk.steps_to_pairs(steps, kc, nt, pk.nr, dst, pair_steps(kc) * pk.nr);
 }
 
-// The shared pair panels (DataBlocking::shared_a, shared_b), all units in one parallel pass before the items run.
+// The shared pair panels (DataBlocking::shared_a, shared_b), all units in one parallel pass before the items run (each
+// slot's start as dy_pairs' stage).
 void make_shared_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const DataBlocking &b, const OperandReader &w,
-                       const OperandReader &dy, bool a_on, bool b_on, float *shared) {
+                       const OperandReader &dy, bool a_on, bool b_on, const GemmScratch &s) {
+  float *shared = s.shared;
   const int64_t kk = c.kernel_numel(), blocks = ceil_div(c.cx_per_group, b.channels_per_item);
-  const int64_t y_plane = c.y_plane(), tiles = ceil_div(y_plane, b.tile);
+  const int64_t y_plane = c.y_plane(), tiles = ceil_div(y_plane, b.tile), spt = b.samples_per_tile;
   const int64_t k_blocks = ceil_div(c.cy_per_group, kGemmKc);
   const int64_t a_units = a_on ? b.shared_a.units : 0, b_units = b_on ? b.shared_b.units : 0;
-  parallel_for(a_units + b_units, b.tile * kGemmKc, [&](int64_t begin, int64_t end) {
+  const double cost = static_cast<double>(a_units + b_units) * b.tile * kGemmKc;
+  parallel_for_slots(a_units + b_units, s.slots, cost, [&](int slot, int64_t begin, int64_t end) {
+    uint16_t *stage = reinterpret_cast<uint16_t *>(s.base + slot * s.slot_stride);
     for (int64_t u = begin; u < end; ++u) {
       if (u < a_units) {  // (group, block)
         const int64_t g = u / blocks, c0 = u % blocks * b.channels_per_item;
@@ -153,11 +181,13 @@ void make_shared_pairs(const Canonical &c, const GemmBf16Ukernel &pk, const Data
         b.shared_a.floors(shared)[u] = whole_weight_pairs(c, pk, w, g, c0 * kk, lines, b.shared_a.unit(shared, u));
         continue;
       }
-      const int64_t v = u - a_units;  // (sample, group, tile, K block)
+      const int64_t v = u - a_units;  // (run of samples, group, tile, K block)
       const int64_t kb = v % k_blocks, tile = v / k_blocks % tiles, g = v / (k_blocks * tiles) % c.groups;
-      const int64_t n = v / (k_blocks * tiles * c.groups), p0 = tile * b.tile, k0 = kb * kGemmKc;
-      b.shared_b.floors(shared)[v] = dy_pairs(c, pk, dy, n, g, p0, std::min(b.tile, y_plane - p0), k0,
-                                              std::min(kGemmKc, c.cy_per_group - k0), b.shared_b.unit(shared, v));
+      const int64_t n = v / (k_blocks * tiles * c.groups) * spt, ns = std::min(spt, c.batch - n);
+      const int64_t p0 = tile * b.tile, k0 = kb * kGemmKc;
+      b.shared_b.floors(shared)[v] =
+          dy_pairs(c, pk, dy, n, ns, g, p0, std::min(b.tile, ns * y_plane - p0), k0,
+                   std::min(kGemmKc, c.cy_per_group - k0), stage, b.shared_b.unit(shared, v));
     }
   });
 }
@@ -255,11 +285,12 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
   const GemmBf16Ukernel *pk = paths.pk;
   const bool b_pairs_from_bf16 = paths.b_pairs_from_bf16, a_pairs_from_bf16 = paths.a_pairs_from_bf16;
   const bool a_shared = paths.a_shared, b_shared = paths.b_shared;
-  if (a_shared || b_shared) make_shared_pairs(c, *pk, b, w, dy, a_shared, b_shared, s.shared);
+  if (a_shared || b_shared) make_shared_pairs(c, *pk, b, w, dy, a_shared, b_shared, s);
   const bool a_whole_pairs = whole_a || a_shared;
   const bool a_shared_fp32 = paths.a_shared_fp32;
   if (a_shared_fp32) make_shared_weight(c, uk, b, w, s);
   const int64_t tiles = ceil_div(y_plane, nt_max), k_blocks = ceil_div(c.cy_per_group, kGemmKc);
+  const int64_t spt = b.samples_per_tile;
   parallel_for_slots(b.items, s.slots, b.flops / 2, [&](int slot, int64_t begin, int64_t end) {
     float *a_pack = s.base + slot * s.slot_stride;
     uint32_t *a_pairs = pk != nullptr ? reinterpret_cast<uint32_t *>(a_pack + b.pairs_at) : nullptr;
@@ -272,11 +303,13 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
     float *tmp = dcol + cb_max * kk * nt_max;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t part = item % parts, rest = item / parts, pp = part / t_parts, tp = part % t_parts;
-      const int64_t block = rest % blocks, g = (rest / blocks) % c.groups, n = rest / (blocks * c.groups);
+      const int64_t block = rest % blocks, g = (rest / blocks) % c.groups, run = rest / (blocks * c.groups);
+      // Samples [n, n + ns), their planes side by side (one sample unless DataBlocking::samples_per_tile).
+      const int64_t n = run * spt, ns = std::min(spt, c.batch - n);
       const int64_t t0 = tp * kk / t_parts, t1 = (tp + 1) * kk / t_parts;  // all taps unless tap parts (cb = 1)
       const int64_t c0 = block * cb_max, cb = std::min(cb_max, c.cx_per_group - c0);
       const int64_t mi = t_parts > 1 ? t1 - t0 : cb * kk, col0 = c0 * kk + t0;
-      const PositionRange positions = position_part(pp, p_parts, y_plane, nt_max);
+      const PositionRange positions = position_part(pp, p_parts, ns * y_plane, nt_max);
       const int64_t p_begin = positions.begin, p_end = positions.end;
       // The item's first gradInput plane (FP32 only): the kernel's C (1×1 in place) or col2im's planes (in place).
       float *dx = c_in_place || planes_in_place
@@ -286,13 +319,19 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
                       : planes_in_place ? dx
                       : dcol_out        ? nullptr
                                         : tmp + kPackStepBlock * std::max(mp_max, nt_max);
+      // Sample s's first plane of the item (s > 0 only without parts: in place or in the slot).
+      auto planes_of = [&](int64_t s) {
+        return s == 0 ? planes : planes_in_place ? planes + s * grad_input.strides[0] : planes + s * cb * x_plane;
+      };
       if (shared_planes) {
         const PositionRange reach = reached_x_range(c, positions);
         for (int64_t ch = 0; ch < cb; ++ch)
           std::fill(planes + ch * x_plane + reach.begin, planes + ch * x_plane + reach.end, 0.0f);
       } else if (!dcol_out) {
-        for (int64_t ch = 0; ch < cb; ++ch)
-          std::fill(planes + ch * plane_pitch, planes + ch * plane_pitch + x_plane, 0.0f);
+        for (int64_t s = 0; s < ns; ++s) {
+          for (int64_t ch = 0; ch < cb; ++ch)
+            std::fill(planes_of(s) + ch * plane_pitch, planes_of(s) + ch * plane_pitch + x_plane, 0.0f);
+        }
       }
       auto pack_weight_fp32 = [&](int64_t k0, int64_t kc) {
         pack_row_panels(w, uk.mr, g * c.cy_per_group + k0, kc, col0, mi, tmp, a_pack);
@@ -318,7 +357,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
       // The item's next dy block to pack or pair (the next K block of this tile, else the next tile's first), fetched
       // during this block's kernel calls. Dense planes only (as both ways of reading them in place need).
       auto prefetch_next_dy = [&](int64_t p0, int64_t k0) {
-        if (!yv.contiguous_planes()) return;
+        if (!yv.contiguous_planes() || ns > 1) return;
         const bool next_k = k0 + kGemmKc < c.cy_per_group, next_tile = !next_k && p0 + nt_max < p_end;
         const int64_t p1 = next_tile ? p0 + nt_max : p0, k1 = next_k ? k0 + kGemmKc : 0;
         const int64_t rows = next_k || next_tile ? std::min(kGemmKc, c.cy_per_group - k1) : 0;
@@ -328,7 +367,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             yv.strides[1] * dy_bytes, rows, positions * dy_bytes, calls);
       };
       for (int64_t p0 = p_begin; p0 < p_end; p0 += nt_max) {
-        const int64_t nt = std::min(nt_max, y_plane - p0);
+        const int64_t nt = std::min(nt_max, p_end - p0);
         for (int64_t k0 = 0; k0 < c.cy_per_group; k0 += kGemmKc) {
           const int64_t kc = std::min(kGemmKc, c.cy_per_group - k0);
           const int64_t cy0 = g * c.cy_per_group + k0;
@@ -337,10 +376,21 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
                                  : whole_a     ? a_pack + k0 * uk.mr
                                                : a_pack;
           const int64_t a_panel =
-              whole_a || a_shared_fp32 ? c.cy_per_group : kc;            // floats from one MR panel to the next
-          const int64_t in_place = b_in_place ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
+              whole_a || a_shared_fp32 ? c.cy_per_group : kc;  // floats from one MR panel to the next
+          const int64_t in_place = b_in_place && ns == 1 ? nt / uk.nr * uk.nr : 0;  // positions [p0, p0 + in_place)
           auto pack_b = [&] {
             pack_panels_by_steps(uk.nr, nt - in_place, kc, tmp, b_pack, [&](int64_t k, float *out) -> const float * {
+              if (ns > 1) {  // the samples' plane parts side by side (rounded with the panels when they are to be)
+                for_each_sample_part(y_plane, p0, nt, [&](int64_t s, int64_t at, int64_t count, int64_t col) {
+                  if (!b_rounded_in_panels) {
+                    read_plane_run(dy, n + s, cy0 + k, at, count, out + col);
+                    return;
+                  }
+                  const float *from = dy.plain_data() + yv.index(n + s, cy0 + k, 0, 0, 0) + at;
+                  std::copy(from, from + count, out + col);
+                });
+                return out;
+              }
               if (const float *direct = plain_plane_run(dy, n, cy0 + k, p0 + in_place)) return direct;
               if (b_rounded_in_panels) return dy.plain_data() + yv.index(n, cy0 + k, 0, 0, 0) + p0 + in_place;
               read_plane_run(dy, n, cy0 + k, p0 + in_place, nt - in_place, out);
@@ -351,12 +401,13 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           bool pairs = false;
           const uint32_t *b_base = b_pairs;
           if (b_shared) {  // the fp32 panels only for a block the pair kernel cannot take
-            const int64_t u = ((n * c.groups + g) * tiles + p0 / nt_max) * k_blocks + k0 / kGemmKc;
+            const int64_t u = ((run * c.groups + g) * tiles + p0 / nt_max) * k_blocks + k0 / kGemmKc;
             b_base = b.shared_b.unit(s.shared, u);
             pairs = pairs_exact(a_floor, b.shared_b.floors(s.shared)[u]);
             if (!pairs) pack_b();
           } else if (b_pairs_from_bf16) {
-            pairs = pairs_exact(a_floor, dy_pairs(c, *pk, dy, n, g, p0, nt, k0, kc, b_pairs));
+            pairs = pairs_exact(
+                a_floor, dy_pairs(c, *pk, dy, n, ns, g, p0, nt, k0, kc, reinterpret_cast<uint16_t *>(b_pack), b_pairs));
             if (!pairs) pack_b();
             prefetch_next_dy(p0, k0);
           } else {
@@ -388,22 +439,27 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
           }
         }
         if (c_in_place) continue;
-        if (dcol_out) {
-          for (int64_t ch = 0; ch < cb; ++ch) {
-            store_run(grad_input, n, g * c.cx_per_group + c0 + ch, p0, nt, dcol + ch * nt_max, ResultKind::kGradInput,
-                      rounding);
+        // Each sample's part of the tile: a plane's sums in the order of a tile of one plane (taps in order).
+        for_each_sample_part(y_plane, p0, nt, [&](int64_t s, int64_t at, int64_t count, int64_t col) {
+          if (dcol_out) {
+            for (int64_t ch = 0; ch < cb; ++ch) {
+              store_run(grad_input, n + s, g * c.cx_per_group + c0 + ch, at, count, dcol + ch * nt_max + col,
+                        ResultKind::kGradInput, rounding);
+            }
+            return;
           }
-          continue;
-        }
-        for (int64_t kappa = t0; kappa < t1; ++kappa) {
-          col2im_rows(c, *k.rows, kappa, p0, nt, cb, dcol + (kappa - t0) * nt_max, (t1 - t0) * nt_max, planes,
-                      plane_pitch);
-        }
+          for (int64_t kappa = t0; kappa < t1; ++kappa) {
+            col2im_rows(c, *k.rows, kappa, at, count, cb, dcol + (kappa - t0) * nt_max + col, (t1 - t0) * nt_max,
+                        planes_of(s), plane_pitch);
+          }
+        });
       }
       if (dcol_out || shared_planes || planes_in_place) continue;
-      for (int64_t ch = 0; ch < cb; ++ch) {
-        store_run(grad_input, n, g * c.cx_per_group + c0 + ch, 0, x_plane, planes + ch * x_plane,
-                  ResultKind::kGradInput, rounding);
+      for (int64_t s = 0; s < ns; ++s) {
+        for (int64_t ch = 0; ch < cb; ++ch) {
+          store_run(grad_input, n + s, g * c.cx_per_group + c0 + ch, 0, x_plane, planes_of(s) + ch * x_plane,
+                    ResultKind::kGradInput, rounding);
+        }
       }
     }
   });
@@ -419,8 +475,11 @@ bool gemm_backward_data_run(const Canonical &c, const GemmKernels &k, const Data
 }
 
 std::string gemm_backward_data_kernel(const GemmKernels &k, const DataBlocking &b) {
-  if (k.bf16 == nullptr) return std::string(k.nn->name) + (b.shared_weight.on() ? "+shared_weight" : "");
-  return std::string(k.bf16->name) + (b.shared_a.on() ? "+shared_a" : "") + (b.shared_b.on() ? "+shared_b" : "");
+  const std::string samples =
+      b.samples_per_tile > 1 ? "+" + std::to_string(b.samples_per_tile) + "_samples_per_tile" : "";
+  if (k.bf16 == nullptr) return std::string(k.nn->name) + (b.shared_weight.on() ? "+shared_weight" : "") + samples;
+  return std::string(k.bf16->name) + (b.shared_a.on() ? "+shared_a" : "") + (b.shared_b.on() ? "+shared_b" : "") +
+         samples;
 }
 
 Work gemm_backward_data_work(const Canonical &c, const GemmKernels &k, const DataBlocking &b, const Rounding &rounding,
@@ -434,15 +493,17 @@ Work gemm_backward_data_work(const Canonical &c, const GemmKernels &k, const Dat
   const int64_t tiles = ceil_div(y_plane, b.tile), k_blocks = ceil_div(cy, kGemmKc);
   const int64_t t_parts = b.tap_parts, parts = b.position_parts * t_parts;
   auto lines_of = [&](int64_t block) { return std::min(cb_max, c.cx_per_group - block * cb_max) * kk; };
+  auto samples_of = [&](int64_t run) { return std::min(b.samples_per_tile, c.batch - run * b.samples_per_tile); };
   Work work;
   if (paths.a_shared || paths.b_shared) {
     const int64_t a_units = paths.a_shared ? b.shared_a.units : 0, b_units = paths.b_shared ? b.shared_b.units : 0;
-    WorkPhase ph = uniform_phase("shared_pairs", LoopKind::kFor, a_units + b_units, slots,
-                                 static_cast<double>(b.tile * kGemmKc), 0);
+    WorkPhase ph = uniform_phase("shared_pairs", LoopKind::kSlots, a_units + b_units, slots,
+                                 static_cast<double>(a_units + b_units) * b.tile * kGemmKc, 0);
     for (int64_t u = 0; u < a_units; ++u) ph.cost.push_back(move * static_cast<double>(lines_of(u % blocks) * cy));
     for (int64_t v = 0; v < b_units; ++v) {
       const int64_t p0 = v / k_blocks % tiles * b.tile, k0 = v % k_blocks * kGemmKc;
-      ph.cost.push_back(move * static_cast<double>(std::min(b.tile, y_plane - p0) * std::min(kGemmKc, cy - k0)));
+      const int64_t span = samples_of(v / (k_blocks * tiles * c.groups)) * y_plane, staged = span > y_plane ? 2 : 1;
+      ph.cost.push_back(move * staged * static_cast<double>(std::min(b.tile, span - p0) * std::min(kGemmKc, cy - k0)));
     }
     work.push_back(std::move(ph));
   }
@@ -460,16 +521,16 @@ Work gemm_backward_data_work(const Canonical &c, const GemmKernels &k, const Dat
   for (int64_t item = 0; item < b.items; ++item) {
     const int64_t part = item % parts, pp = part / t_parts, tp = part % t_parts, block = item / parts % blocks;
     const int64_t mi = t_parts > 1 ? (tp + 1) * kk / t_parts - tp * kk / t_parts : lines_of(block);
-    const int64_t cb = t_parts > 1 ? 1 : mi / kk;
-    const PositionRange pos = position_part(pp, b.position_parts, y_plane, b.tile);
+    const int64_t cb = t_parts > 1 ? 1 : mi / kk, ns = samples_of(item / (parts * blocks * c.groups));
+    const PositionRange pos = position_part(pp, b.position_parts, ns * y_plane, b.tile);
     const double n = static_cast<double>(pos.end - pos.begin), part_tiles = ceil_div(pos.end - pos.begin, b.tile);
     const double macs =
         static_cast<double>(round_up(mi, uk.mr)) * panel_columns(pos.begin, pos.end, b.tile, uk.nr) * cy;
-    double moved =
-        (a_made ? 0 : mi * cy * (whole_a ? 1 : part_tiles)) + (paths.b_shared || paths.b_in_place ? 0 : cy * n);
-    if (!paths.dcol_out) moved += mi * n + cb * x_plane;  // col2im, zeroing the planes
-    if (!paths.dcol_out && !paths.shared_planes && !paths.planes_in_place) moved += cb * x_plane;  // their store
-    if (paths.dcol_out && !paths.c_in_place) moved += cb * n;                                      // dcol's store
+    double moved = (a_made ? 0 : mi * cy * (whole_a ? 1 : part_tiles)) +
+                   (paths.b_shared || (paths.b_in_place && ns == 1) ? 0 : cy * n);
+    if (!paths.dcol_out) moved += mi * n + ns * cb * x_plane;  // col2im, zeroing the planes
+    if (!paths.dcol_out && !paths.shared_planes && !paths.planes_in_place) moved += ns * cb * x_plane;  // their store
+    if (paths.dcol_out && !paths.c_in_place) moved += cb * n;                                           // dcol's store
     items.cost[static_cast<size_t>(item)] = macs + move * moved;
   }
   work.push_back(std::move(items));

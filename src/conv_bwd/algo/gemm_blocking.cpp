@@ -84,7 +84,7 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
   // A: one unit per (group, block), read by every sample's and position part's item of the block. Not with tap parts
   // (an item's A is then part of a channel's taps).
   const bool a_rows = c.w.dtype == ACL_BF16 && c.w.contiguous_rows();
-  if (a_rows && b->tap_parts == 1 && c.batch * b->position_parts > 1) {
+  if (a_rows && b->tap_parts == 1 && b->sample_runs(c) * b->position_parts > 1) {
     SharedPairs a;
     a.at = at;
     a.units = c.groups * blocks;
@@ -94,12 +94,12 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
       at = round_up(at + a.floats(), 16);
     }
   }
-  // B: one unit per (sample, group, tile, K block), read by every block's and tap part's item.
+  // B: one unit per (run of samples, group, tile, K block), read by every block's and tap part's item.
   const bool b_planes = c.y.dtype == ACL_BF16 && c.y.contiguous_planes();
   if (b_planes && blocks * b->tap_parts > 1) {
     SharedPairs p;
     p.at = at;
-    p.units = c.batch * c.groups * tiles * k_blocks;
+    p.units = b->sample_runs(c) * c.groups * tiles * k_blocks;
     p.unit_floats = round_up(b->tile * pair_steps(kGemmKc), 16);
     if (fits(p)) {
       b->shared_b = p;
@@ -117,7 +117,7 @@ void share_data_pairs(const Canonical &c, const GemmUkernel &uk, DataBlocking *b
 // Only with several samples (a sample's position parts each pack their block once, for all their tiles when it fits),
 // and not with tap parts (an item's A is then part of a channel's taps).
 void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *b) {
-  if (b->tap_parts != 1 || c.batch < 2) return;
+  if (b->tap_parts != 1 || b->sample_runs(c) < 2) return;
   SharedPanels a;
   a.at = round_up(b->shared_floats, 16);
   a.units = c.groups * ceil_div(c.cx_per_group, b->channels_per_item);
@@ -286,6 +286,15 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   }
   const bool x_planes = !positions_one_to_one(c);  // col2im's accumulators: in the slot, or per part in the shared area
   const int64_t parts = b.position_parts * b.tap_parts;
+  // Planes of at most half a tile: whole samples side by side in one tile, as many as fit (ResNet's 7² stage ran a
+  // sample's 49 positions as kernel columns 32 + 17 of 64, 77 % of them used). Each sample's columns are added into
+  // its own x planes as a tile of one plane's are, so the sums and their bits stay those of one sample per tile. Not
+  // with parts, nor where an FP32 1 × 1 gradInput may be the kernel's C (a tile's columns are then one plane's).
+  const int64_t plane = c.y_plane();
+  if (parts == 1 && plane > 0 && plane * 2 <= b.tile && !(positions_one_to_one(c) && c.grad_input.dtype == ACL_FLOAT)) {
+    b.samples_per_tile = std::min(c.batch, b.tile / plane);
+  }
+  const int64_t runs = b.sample_runs(c);
   // The packed weight holds every K block when an item has several position tiles and it fits kDataWholeAFloats:
   // packed once per item, not once per tile and block (ResNet's 1×1 stride-2 layer read its 512 × 256 weight once per
   // tile of 128 positions: one thread 4.55 -> 4.46 ms, wav2vec 1.62 -> 1.58). With one tile per item (ViT's parts)
@@ -298,16 +307,16 @@ DataBlocking gemm_backward_data_blocking(const Canonical &c, const GemmKernels &
   auto slot_of = [&](int64_t cb) {
     const int64_t mp = round_up(cb * kk, uk.mr);
     return mp * a_steps(mp) + b.tile * kGemmKc + cb * kk * b.tile + kPackStepBlock * std::max(mp, b.tile) +
-           (parts > 1 || !x_planes ? 0 : cb * c.x_plane());
+           (parts > 1 || !x_planes ? 0 : b.samples_per_tile * cb * c.x_plane());
   };
   // Rows of dcol per item: up to 256; an item's fixed cost is about 48 rows' worth (packing dy, store).
   const int64_t max_cb =
       b.tap_parts > 1 ? 1 : cap_chunk(std::min<int64_t>(c.cx_per_group, std::max<int64_t>(1, 256 / kk)), slot_of);
   const int64_t cb =
-      best_chunk(c.batch * c.groups * parts, c.cx_per_group, max_cb, threads, {48.0 / static_cast<double>(kk)});
+      best_chunk(runs * c.groups * parts, c.cx_per_group, max_cb, threads, {48.0 / static_cast<double>(kk)});
   b.channels_per_item = cb;
   b.kc = a_steps(round_up(cb * kk, uk.mr));
-  b.items = c.batch * c.groups * ceil_div(c.cx_per_group, cb) * parts;
+  b.items = runs * c.groups * ceil_div(c.cx_per_group, cb) * parts;
   b.slot_floats = slot_of(cb);
   b.shared_floats = parts > 1 && x_planes ? parts * planes * c.x_plane() : 0;
   if (k.bf16 != nullptr) {  // after the choices above, so that they (and the sums) are those of the fp32 kernel
