@@ -60,10 +60,11 @@ TEST(Plan, ReferenceOnlyStagesTheOperandsItReads) {
 }
 
 TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
-  // Scalar kernel 4×8: Cx_g 2, Cy_g 3, 6 taps, x plane 56, tile 64 positions, 2 channels per item:
-  // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 8·64 (kPackStepBlock steps) + planes 2·56 = 20848 floats = 83392
+  // Scalar kernel 4×8: Cx_g 2, Cy_g 3, 6 taps, x plane 56, tile 64 positions, 2 channels per item; y planes of 12
+  // positions, so 5 samples share a tile (DataBlocking::samples_per_tile) and an item adds into their planes:
+  // A 12·256 + B 64·256 + dcol 2·6·64 + tmp 8·64 (kPackStepBlock steps) + planes 5·2·56 = 21296 floats = 85184
   // bytes, one slot.
-  const char *desc = "mb2_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
+  const char *desc = "mb6_g2_ic4oc6_ih7iw8_kh3kw2_sh2sw2_mask100";
   const Plan p = plan_of(desc, context(Isa::kScalar, 1));
   EXPECT_EQ(p.grad_input.algorithm, Algorithm::kGemmBackwardData);
   ASSERT_EQ(p.grad_input.refusals.size(), 2u);
@@ -80,18 +81,19 @@ TEST(Plan, StridedGradInputIsGemmPlusCol2imWithSlotScratchOnly) {
   EXPECT_EQ(r.grad_input.refusals[2], "gemm_backward_data: disabled by ACLNN_CPU_ALGO");
   EXPECT_EQ(r.grad_input.refusals[3],
             "gemm_flipped_forward: stride 1x2x2 is not 1 (the flipped forward relation would read inserted zeros)");
-  EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 20848);
+  EXPECT_EQ(p.grad_input.blocking<DataBlocking>().samples_per_tile, 5);
+  EXPECT_EQ(common_blocking(p.grad_input.config)->slot_floats, 21296);
   EXPECT_EQ(p.slots, 1);
-  // Two samples read each group's weight: its A panels are packed once in the shared area (DataBlocking::
+  // Two runs of samples read each group's weight: its A panels are packed once in the shared area (DataBlocking::
   // shared_weight), 2 groups · round_up(12 rows · 3 steps, 16) = 96 floats, before the slot.
   ASSERT_TRUE(p.grad_input.blocking<DataBlocking>().shared_weight.on());
   EXPECT_EQ(common_blocking(p.grad_input.config)->shared_floats, 96);
-  EXPECT_EQ(p.bytes, 384u + 83392u);
+  EXPECT_EQ(p.bytes, 384u + 85184u);
   EXPECT_STREQ(p.kernels.nn->name, "gemm_f32_4x8__scalar");
   // Two threads: two slots of the same size, still no staging.
   const Plan q = plan_of(desc, context(Isa::kScalar, 2));
   EXPECT_EQ(q.slots, 2);
-  EXPECT_EQ(q.bytes, 384u + 2 * 83392u);
+  EXPECT_EQ(q.bytes, 384u + 2 * 85184u);
 }
 
 TEST(Plan, StrideOneGradInputFallsBackToTheFlippedForwardGemm) {

@@ -235,11 +235,11 @@ struct DataBlocking : Blocking {
   int64_t sample_runs(const Canonical &c) const { return ceil_div(c.batch, samples_per_tile); }
   int64_t pairs_at = 0;  // with GemmKernels::bf16: where the slot's pair panels start (bf16_pair_floats)
   // With GemmKernels::bf16 and BF16 operands (gemm_blocking.cpp): the weight's A pair panels, whole K per unit
-  // (group, block of x channels), when several items read each unit; gradOutput's B pair panels per unit (sample,
-  // group, tile, K block), when several blocks of x channels read each. After the parts' x planes.
+  // (group, block of x channels), when several items read each unit; gradOutput's B pair panels per unit (run of
+  // samples, group, tile, K block), when several blocks of x channels read each. After the parts' x planes.
   SharedPairs shared_a, shared_b;
   // Without pair kernels: the weight's fp32 A panels, whole K per unit (group, block of x channels), when several
-  // samples or position parts read each unit. After the parts' x planes.
+  // runs of samples or position parts read each unit. After the parts' x planes.
   SharedPanels shared_weight;
 };
 
