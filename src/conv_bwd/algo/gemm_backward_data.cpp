@@ -321,7 +321,7 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
                                         : tmp + kPackStepBlock * std::max(mp_max, nt_max);
       // Sample s's first plane of the item (s > 0 only without parts: in place or in the slot).
       auto planes_of = [&](int64_t s) {
-        return s == 0 ? planes : planes_in_place ? planes + s * grad_input.strides[0] : planes + s * cb * x_plane;
+        return planes_in_place ? planes + s * grad_input.strides[0] : planes + s * cb * x_plane;
       };
       if (shared_planes) {
         const PositionRange reach = reached_x_range(c, positions);
@@ -526,8 +526,11 @@ Work gemm_backward_data_work(const Canonical &c, const GemmKernels &k, const Dat
     const double n = static_cast<double>(pos.end - pos.begin), part_tiles = ceil_div(pos.end - pos.begin, b.tile);
     const double macs =
         static_cast<double>(round_up(mi, uk.mr)) * panel_columns(pos.begin, pos.end, b.tile, uk.nr) * cy;
-    double moved = (a_made ? 0 : mi * cy * (whole_a ? 1 : part_tiles)) +
-                   (paths.b_shared || (paths.b_in_place && ns == 1) ? 0 : cy * n);
+    // dy: packed or paired per item (BF16 pairs of several samples staged first: two passes), or read in place.
+    const double dy_passes = paths.b_shared || (paths.b_in_place && ns == 1) ? 0
+                             : paths.b_pairs_from_bf16 && ns > 1             ? 2
+                                                                             : 1;
+    double moved = (a_made ? 0 : mi * cy * (whole_a ? 1 : part_tiles)) + dy_passes * cy * n;
     if (!paths.dcol_out) moved += mi * n + ns * cb * x_plane;  // col2im, zeroing the planes
     if (!paths.dcol_out && !paths.shared_planes && !paths.planes_in_place) moved += ns * cb * x_plane;  // their store
     if (paths.dcol_out && !paths.c_in_place) moved += cb * n;                                           // dcol's store
