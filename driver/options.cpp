@@ -74,7 +74,7 @@ bool apply_flag(const std::string &name, const std::string &value, bool has_valu
                 std::string *shape_problem, bool *transposed, std::string *error) {
   long long v = 0;
   if (!has_value && name != "help" && name != "list" && name != "transposed" && name != "verbose" &&
-      name != "check-cost-model") {
+      name != "check-cost-model" && name != "time-only") {
     *error = "--" + name + " needs a value (--" + name + "=...)";
     return false;
   }
@@ -129,6 +129,8 @@ bool apply_flag(const std::string &name, const std::string &value, bool has_valu
     o->list = true;
   } else if (name == "verbose") {
     o->verbose = true;
+  } else if (name == "time-only") {
+    o->time_only = true;
   } else {
     *error = "unknown option --" + name + " (see --help)";
     return false;
@@ -212,6 +214,8 @@ void print_usage(const char *program) {
       "  --hf32-rounding=away|rne   --fp8-overflow=saturate|nan   (set ACLNN_CPU_* before aclInit)\n"
       "  --verbose          print how each problem was planned: per output, every algorithm tried with its\n"
       "                     refusal, then the chosen one with its kernel and ISA (as ACLNN_CPU_VERBOSE=2)\n"
+      "  --time-only        skip the fp64 reference (slow for big problems): time the calls and check only\n"
+      "                     their status and that repeated calls are bitwise identical (for A/B timing)\n"
       "  --list             print the default set (numbered) and exit\n"
       "\n"
       "many cores (docs/performance.md, \"Many cores\"):\n"

@@ -26,7 +26,8 @@ struct Options {
   std::vector<int> only;                    // 1-based numbers of default-set cases to run (empty: all)
   bool help = false;
   bool list = false;
-  bool verbose = false;  // print the plan's dispatch (aclnnCpuDescribeExecutor) of each problem
+  bool verbose = false;    // print the plan's dispatch (aclnnCpuDescribeExecutor) of each problem
+  bool time_only = false;  // skip the fp64 reference: time the calls, check only status and repeatability
   // Plan each problem for these thread counts and print the efficiency each plan predicts, computing nothing
   // (simulate.hpp); with check_cost_model, also run each plan once item by item and compare.
   std::vector<int> simulate_threads;

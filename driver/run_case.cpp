@@ -115,6 +115,7 @@ void print_dispatch(const std::string &dispatch) {
   }
 }
 
+// reference_s < 0: no reference ran (--time-only).
 void print_timing(const ConvDesc &desc, const ApiRun &run, double reference_s) {
   const double ms = run.reps > 0 ? run.ms_per_call : run.first_ms;
   const double gflops = ms > 0 ? flops(desc) / (ms * 1e6) : 0;
@@ -122,8 +123,9 @@ void print_timing(const ConvDesc &desc, const ApiRun &run, double reference_s) {
   if (run.reps > 0) {
     std::printf(" (mean of %d reps, min %.3f ms; first call %.3f ms)", run.reps, run.min_ms, run.first_ms);
   }
-  std::printf(", %.2f GFLOP/s, workspace %llu bytes; reference %.2f s\n", gflops,
-              static_cast<unsigned long long>(run.workspace_bytes), reference_s);
+  std::printf(", %.2f GFLOP/s, workspace %llu bytes", gflops, static_cast<unsigned long long>(run.workspace_bytes));
+  if (reference_s >= 0) std::printf("; reference %.2f s", reference_s);
+  std::printf("\n");
   if (run.reps > 0) {
     std::printf("  repeated calls: %s\n", run.bitwise_repeatable ? "bitwise identical to the first"
                                                                  : "DIFFER from the first call (not deterministic)");
@@ -162,6 +164,11 @@ bool run_case(const DemoCase &demo, int index, int total, const Options &o, aclr
   if (!run.ok) {
     std::printf("  %s returned %d\n  %s\n  => FAIL\n\n", run.failed_call.c_str(), run.status, run.message.c_str());
     return false;
+  }
+  if (o.time_only) {
+    print_timing(desc, run, -1.0);
+    std::printf("  => %s\n\n", run.bitwise_repeatable ? "TIMED (outputs not checked: --time-only)" : "FAIL");
+    return run.bitwise_repeatable;
   }
   const Settings s = settings();
   const ReferenceSettings ref{s.hf32_rounding, s.fp8_overflow};
