@@ -163,6 +163,10 @@ const char *const kGeometries[] = {
     "mb9_g1_ic6oc40_iw30_kw3_pw1",
     "mb4_g1_ic5oc40_id3ih4iw4_kd3kh3kw3_pd1ph1pw1",
     "mb6_g1_ic9oc40_ih5iw6_kh1kw1",
+    // The transposed gradInput (gemm_forward at a stride) with rows 16 wide: a panel of AVX-512's 32 positions spans
+    // two rows (two copies per step), of AVX2's 16 one row; 9-wide rows, panels across rows copied run by run.
+    "mb2_g1_ic9oc6_ih16iw16_kh4kw4_sh2sw2_ph1pw1_tr1",
+    "mb2_g1_ic7oc6_ih5iw9_kh4kw4_sh2sw2_ph1pw1_tr1",
 };
 
 const char *const kPrecisions[] = {"_dtf32_cmt0", "_dtf32_cmt1", "_dtf16_cmt0", "_dtbf16_cmt0", "_dtf32_cmt2"};

@@ -107,8 +107,9 @@ TEST_P(KernelsGemmBf16, PairsAndFloorsAreTheDocumentedOnes) {
 TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
   const GemmBf16Ukernel &k = *GetParam();
   for (int width : {k.mr, k.nr}) {
+    // 32, 37, 72 and 107 lines: A's 8-wide panels four at a time, then the rest eight and fewer at a time.
     for (int64_t lines : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{width - 1}, int64_t{width}, int64_t{width + 1},
-                          int64_t{3 * width + 5}}) {
+                          int64_t{3 * width + 5}, int64_t{32}, int64_t{37}, int64_t{72}, int64_t{107}}) {
       for (int64_t kc : {1, 2, 7, 64, 257}) {
         for (bool tiny : {false, true}) {
           const int64_t pitch = lines + 9, panels = ceil_div(lines, width);
@@ -148,13 +149,19 @@ TEST_P(KernelsGemmBf16, StepPairsFromBf16RowsAreThePanelsPairs) {
       }
     }
   }
-  // Inf, NaN and a subnormal inside the lines each give floor 0; zeros alone 254.
+  // Inf, NaN and a subnormal inside the lines each give floor 0 (at both widths, in a group of 32 lines and past the
+  // last); zeros alone 254.
   for (uint16_t special : {uint16_t{0x7F80}, uint16_t{0xFFC0}, uint16_t{0x0040}}) {
-    std::vector<uint16_t> row(40, 0x3F00);
-    row[33] = special;
-    const uint16_t *steps[3] = {row.data(), row.data(), row.data()};
-    std::vector<uint32_t> out(2 * 2 * 32);
-    EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, 32, out.data(), 2 * 32), 0) << special;
+    for (int width : {k.mr, k.nr}) {
+      for (int at : {20, 33}) {
+        std::vector<uint16_t> row(40, 0x3F00);
+        row[at] = special;
+        const uint16_t *steps[3] = {row.data(), row.data(), row.data()};
+        std::vector<uint32_t> out(static_cast<size_t>(2 * ceil_div(40, width) * width));
+        EXPECT_EQ(k.steps_to_pairs(steps, 3, 40, width, out.data(), 2 * width), 0)
+            << special << " width " << width << " line " << at;
+      }
+    }
   }
   std::vector<uint16_t> zeros(9, 0);
   const uint16_t *zero_steps[2] = {zeros.data(), zeros.data()};

@@ -2,8 +2,9 @@
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
 // and scan at every stride and column remainder; deinterleave2, widen_bf16_rows and add_rows at every column
-// remainder; the 3 × 3 grid kernels: taps_3x3 against `taps` bit for bit on every plane shape and strip remainder,
-// dot_taps_3x3 against its lanes (integers) and its order of sums (non-integer data, FMA as the ISA has it).
+// remainder; add_taps_rows' order of additions and the columns it owns; the 3 × 3 grid kernels: taps_3x3 against
+// `taps` bit for bit on every plane shape and strip remainder, dot_taps_3x3 against its lanes (integers) and its
+// order of sums (non-integer data, FMA as the ISA has it).
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
@@ -285,6 +286,67 @@ TEST(KernelsRows, AddRowsAddsEveryColumnItOwnsOnly) {
           EXPECT_EQ(dst[r * ldd + i], want) << isa_name(isa) << " n " << n << " row " << r << " column " << i;
         }
       }
+    }
+  }
+}
+
+// Taps with column ranges that overlap, leave gaps, are empty, start anywhere in a 16-column step and span several:
+// each column must get, bit for bit, its taps' values added one by one in tap order (random non-integer data, so
+// another order of the same additions would show; −0 plus its taps' −0 stays −0), and a column no tap owns (−0
+// there, NaN in src wherever no tap reads) must keep its bits.
+TEST(KernelsRows, AddTapsRowsAddsEachTapsColumnsInTapOrder) {
+  struct Case {
+    std::vector<int64_t> begin, end;
+  };
+  const std::vector<Case> cases = {
+      {{0}, {14}},
+      {{1, 0, 0}, {14, 14, 13}},         // a 3-tap kernel row over 14 columns, padding 1
+      {{3, 2, 0}, {30, 29, 27}},         // spans two steps
+      {{5, 5, 9, 40}, {5, 20, 12, 41}},  // an empty range, nested, a gap, a far one
+      {{17, 0, 33}, {31, 16, 70}},       // disjoint, starting inside steps
+      {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+       {16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}},
+      {{7, 7}, {7, 7}},                                                 // nothing at all
+      {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17},  // more taps than AVX-512's 16 masks per step
+       {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}},
+  };
+  for (Isa isa : usable_levels()) {
+    const RowKernels &k = row_kernels(isa);
+    for (const Case &cs : cases) {
+      const int64_t taps = static_cast<int64_t>(cs.begin.size()), width = 80, rows = 3, ldd = width + 3;
+      const int64_t tap_len = width + 11, lds = taps * tap_len + 2;
+      std::vector<int64_t> src_at(static_cast<size_t>(taps));
+      for (int64_t t = 0; t < taps; ++t) src_at[t] = t * tap_len + 5 - t;  // src column of x column i: src_at + i
+      uint32_t seed = 77;
+      auto next = [&seed] {
+        seed = seed * 1664525u + 1013904223u;
+        return static_cast<float>(static_cast<int>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 20);
+      };
+      std::vector<float> src(static_cast<size_t>(rows * lds), std::numeric_limits<float>::quiet_NaN());
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t t = 0; t < taps; ++t) {
+          for (int64_t i = cs.begin[t]; i < cs.end[t]; ++i) src[r * lds + src_at[t] + i] = next();
+        }
+      }
+      std::vector<float> dst(static_cast<size_t>(rows * ldd));
+      for (int64_t i = 0; i < rows * ldd; ++i) dst[i] = i % 5 == 0 ? -0.0f : next();
+      // −0 added to −0 stays −0 only if no other tap adds +0 to it on the way.
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t t = 0; t < taps; ++t) {
+          for (int64_t i = cs.begin[t]; i < cs.end[t]; ++i) {
+            if ((r * ldd + i) % 5 == 0) src[r * lds + src_at[t] + i] = -0.0f;
+          }
+        }
+      }
+      std::vector<float> expect = dst;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t t = 0; t < taps; ++t) {
+          for (int64_t i = cs.begin[t]; i < cs.end[t]; ++i) expect[r * ldd + i] += src[r * lds + src_at[t] + i];
+        }
+      }
+      k.add_taps_rows(src.data(), lds, src_at.data(), cs.begin.data(), cs.end.data(), taps, rows, dst.data(), ldd);
+      EXPECT_EQ(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(float)), 0)
+          << isa_name(isa) << " taps " << taps << " first range [" << cs.begin[0] << ", " << cs.end[0] << ")";
     }
   }
 }

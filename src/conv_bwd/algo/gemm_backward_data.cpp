@@ -448,10 +448,8 @@ bool gemm_backward_data(const Canonical &c, const GemmKernels &k, const DataBloc
             }
             return;
           }
-          for (int64_t kappa = t0; kappa < t1; ++kappa) {
-            col2im_rows(c, *k.rows, kappa, at, count, cb, dcol + (kappa - t0) * nt_max + col, (t1 - t0) * nt_max,
-                        planes_of(s), plane_pitch);
-          }
+          col2im_taps(c, *k.rows, t0, t1, at, count, cb, dcol + col, nt_max, (t1 - t0) * nt_max, planes_of(s),
+                      plane_pitch);
         });
       }
       if (dcol_out || shared_planes || planes_in_place) continue;

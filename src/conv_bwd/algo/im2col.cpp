@@ -151,5 +151,55 @@ void col2im_rows(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_
   });
 }
 
+namespace {
+
+constexpr int64_t kRowTapsPerCall = 16;  // add_taps_rows' taps per call (a kernel row of more goes in pieces)
+
+// Taps kappa .. kappa + taps − 1, all of one kernel row (same kd, kh; kw consecutive), at stride 1 along W: they add
+// into the same x rows, so each segment is one add_taps_rows call over every channel.
+void col2im_row_taps(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_t taps, int64_t o0, int64_t count,
+                     int64_t channels, const float *src, int64_t tap_stride, int64_t src_stride, float *plane,
+                     int64_t plane_stride) {
+  const Im2colTap first(c, kappa);
+  int64_t shift[kRowTapsPerCall], ow_lo[kRowTapsPerCall], ow_hi[kRowTapsPerCall];
+  for (int64_t t = 0; t < taps; ++t) {
+    shift[t] = (first.kw + t) * c.dilation[2] - c.pad_begin[2];
+    ow_lo[t] = std::max<int64_t>(0, -shift[t]);
+    ow_hi[t] = c.x_size[2] - 1 - shift[t];
+  }
+  int64_t src_at[kRowTapsPerCall], begin[kRowTapsPerCall], end[kRowTapsPerCall];
+  for_each_segment(c, first, im2col_start(c, o0), count, [&](const Segment &s, int64_t ow, int64_t at) {
+    if (!s.inside) return;
+    for (int64_t t = 0; t < taps; ++t) {  // x columns iw = w + shift of the positions w in [lo, hi] this tap reads
+      const int64_t lo = std::max(ow, ow_lo[t]), hi = std::min(ow + s.len - 1, ow_hi[t]);
+      begin[t] = lo + shift[t];
+      end[t] = std::max(lo, hi + 1) + shift[t];
+      src_at[t] = t * tap_stride + at - ow - shift[t];
+    }
+    rk.add_taps_rows(src, src_stride, src_at, begin, end, taps, channels,
+                     plane + (s.id * c.x_size[1] + s.ih) * c.x_size[2], plane_stride);
+  });
+}
+
+}  // namespace
+
+void col2im_taps(const Canonical &c, const RowKernels &rk, int64_t t0, int64_t t1, int64_t o0, int64_t count,
+                 int64_t channels, const float *src, int64_t tap_stride, int64_t src_stride, float *plane,
+                 int64_t plane_stride) {
+  const int64_t kw = c.kernel[2];
+  for (int64_t kappa = t0; kappa < t1;) {
+    const int64_t taps = std::min({t1, (kappa / kw + 1) * kw, kappa + kRowTapsPerCall}) - kappa;
+    const float *from = src + (kappa - t0) * tap_stride;
+    if (c.stride[2] == 1 && taps > 1) {
+      col2im_row_taps(c, rk, kappa, taps, o0, count, channels, from, tap_stride, src_stride, plane, plane_stride);
+    } else {
+      for (int64_t t = 0; t < taps; ++t) {
+        col2im_rows(c, rk, kappa + t, o0, count, channels, from + t * tap_stride, src_stride, plane, plane_stride);
+      }
+    }
+    kappa += taps;
+  }
+}
+
 }  // namespace conv_bwd
 }  // namespace aclnn_cpu

@@ -18,6 +18,9 @@
 //         kept); returns whether every value read is finite (gradInput planes stored as BF16 straight from q-space)
 //   round_rows_hf32: dst[r·ldd + i] = src[r·lds + i] rounded to HF32 (Hf32Rows), in one pass: FP32 operands of an
 //         HF32 call copied into their boxes rounded instead of copied and then rounded (numerics' round_to_hf32)
+//   add_taps_rows: for each row r, tap t < taps in order, column i in [begin[t], end[t]):
+//         dst[r·ldd + i] += src[r·lds + src_at[t] + i] (col2im's taps of one kernel row, which add into the same x
+//         row: each x value is loaded and stored once for them all; each sum the one add_rows gives it, taps in order)
 //   interleave: dst[r·ldd + z·s + a] = src[a·plane + r·lds + z] for every column z·s + a < n (s rows of stride
 //         phases woven into one row: direct_data's dx at stride s); returns whether every value stored is finite
 //   taps_3x3: `taps` over the 3 × 3 grid of shifts kr·ld + kc·dc (tap kr·3 + kc) for a plane of rows × width in the
@@ -92,6 +95,10 @@ struct Hf32Rows {
   X(isa, void, add_rows, add_rows_f32,                                                                                 \
     (const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd),                                 \
     (src, lds, rows, n, dst, ldd))                                                                                     \
+  X(isa, void, add_taps_rows, add_taps_rows_f32,                                                                       \
+    (const float *src, int64_t lds, const int64_t *src_at, const int64_t *begin, const int64_t *end, int64_t taps,     \
+     int64_t rows, float *dst, int64_t ldd),                                                                           \
+    (src, lds, src_at, begin, end, taps, rows, dst, ldd))                                                              \
   X(isa, void, taps_3x3, taps_3x3_f32,                                                                                 \
     (const float *x, int64_t ld, int64_t dc, const float *w, int64_t rows, int64_t width, int64_t span, float *y),     \
     (x, ld, dc, w, rows, width, span, y))                                                                              \

@@ -36,6 +36,49 @@ inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, flo
   }
 }
 
+// A row's taps in 16-column steps: dst's vector loaded once, each tap's columns in it added under a merge mask
+// (columns it lacks keep their value: +0 would turn −0 into +0), stored once under the union of the taps' masks,
+// so columns no tap owns are not written. Lanes a mask leaves out are never read (AVX-512 masked loads), so dst is
+// read only inside the taps' columns' span and src only at columns a tap owns. The masks of a step serve every row.
+constexpr int64_t kMaxAddTaps = 16;
+
+inline void add_taps_rows(const float *src, int64_t lds, const int64_t *src_at, const int64_t *begin,
+                          const int64_t *end, int64_t taps, int64_t rows, float *dst, int64_t ldd) {
+  if (taps > kMaxAddTaps) {
+    add_taps_rows(src, lds, src_at, begin, end, kMaxAddTaps, rows, dst, ldd);
+    add_taps_rows(src, lds, src_at + kMaxAddTaps, begin + kMaxAddTaps, end + kMaxAddTaps, taps - kMaxAddTaps, rows, dst,
+                  ldd);
+    return;
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int64_t t = 0; t < taps; ++t) {
+    if (begin[t] >= end[t]) continue;
+    lo = std::min(lo, begin[t]);
+    hi = std::max(hi, end[t]);
+  }
+  for (int64_t i = lo; i < hi; i += 16) {
+    __mmask16 mask[kMaxAddTaps];
+    const float *from[kMaxAddTaps];
+    int64_t n = 0;
+    __mmask16 any = 0;
+    for (int64_t t = 0; t < taps; ++t) {
+      const int64_t a = std::max(begin[t], i), b = std::min(end[t], i + 16);
+      if (a >= b) continue;
+      mask[n] = static_cast<__mmask16>(((1u << (b - a)) - 1u) << (a - i));
+      from[n++] = src + src_at[t] + i;
+      any |= mask[n - 1];
+    }
+    const __mmask16 span = static_cast<__mmask16>((1u << std::min<int64_t>(16, hi - i)) - 1u);  // inside the row
+    for (int64_t r = 0; r < rows; ++r) {
+      float *d = dst + r * ldd + i;
+      __m512 x = _mm512_maskz_loadu_ps(span, d);
+      for (int64_t t = 0; t < n; ++t)
+        x = _mm512_mask_add_ps(x, mask[t], x, _mm512_maskz_loadu_ps(mask[t], from[t] + r * lds));
+      _mm512_mask_storeu_ps(d, any, x);
+    }
+  }
+}
+
 }  // namespace rows_isa
 }  // namespace
 

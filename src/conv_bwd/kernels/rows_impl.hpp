@@ -716,6 +716,17 @@ inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, flo
   }
 }
 
+// add_rows tap by tap: the generic loop loads and stores dst once per tap (ISAs with masked vectors do better).
+inline void add_taps_rows(const float *src, int64_t lds, const int64_t *src_at, const int64_t *begin,
+                          const int64_t *end, int64_t taps, int64_t rows, float *dst, int64_t ldd) {
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t t = 0; t < taps; ++t) {
+      if (begin[t] < end[t])
+        add_rows(src + (r * lds + src_at[t] + begin[t]), 0, 1, end[t] - begin[t], dst + (r * ldd + begin[t]), 0);
+    }
+  }
+}
+
 // Stride 1 is a copy. Stride 2 weaves two vectors into two, then one half step, then the last 16 even columns again
 // (overlapping: the same values, written twice), so only an odd last column is left. Other strides go by element.
 // The columns past the vector part start at a multiple of s, so each phase's run is contiguous.
