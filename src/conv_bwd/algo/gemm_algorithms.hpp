@@ -56,6 +56,7 @@ constexpr int64_t kWeightNtMinPlane = 512;  // y positions per sample from which
 // change.
 constexpr int64_t kWeightItemsPerThread = 2;
 constexpr int kWeightRowSplitThreads = 4;
+constexpr int64_t kWeightItemTiles = 1;  // an item's fixed cost in row tiles' kernel time, when splitting rows
 // gemm_weight_shifted takes a 1×1 kernel (the NT kernel on rows read where they lie) only on planes of at least this
 // many y positions; on shorter ones each K block's dot products are short, padded to whole vectors and reduced across
 // lanes every block, and gemm_weight's NN product is faster (AVX-512, one thread, 512 → 512 channels, time of NN / NT:

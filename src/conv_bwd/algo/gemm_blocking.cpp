@@ -130,11 +130,25 @@ void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *
 // gemm_weight's (and gemm_weight_shifted's) dW rows per item (a multiple of mr): all of them, unless `column_items`
 // leave fewer than kWeightItemsPerThread items per thread, then cut evenly into as many row chunks as make up the
 // difference.
+// Of the row chunks that give at least the wanted items, those whose rounds over the threads end soonest, counting
+// an item's fixed cost (packing its columns) as kWeightItemTiles row tiles: the fewest that reach `wanted` left 144
+// items of 3 × 3 512's gradWeight at 7² (48 column chunks × 3) to 64 threads, 3 rounds for 2.25 items' work each.
 int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int threads) {
   const int64_t tiles = std::max<int64_t>(1, ceil_div(m, mr)), wanted = kWeightItemsPerThread * threads;
   if (threads < kWeightRowSplitThreads || column_items >= wanted) return tiles * mr;
-  const int64_t chunks = std::min(tiles, ceil_div(wanted, column_items));
-  return ceil_div(tiles, chunks) * mr;
+  const int64_t least = std::min(tiles, ceil_div(wanted, column_items));
+  count_plan_steps(tiles - least + 1);
+  int64_t best = ceil_div(tiles, least);
+  double best_time = -1;
+  for (int64_t chunks = least; chunks <= tiles; ++chunks) {
+    const int64_t per_item = ceil_div(tiles, chunks), items = column_items * ceil_div(tiles, per_item);
+    const double time = static_cast<double>(ceil_div(items, threads)) * static_cast<double>(per_item + kWeightItemTiles);
+    if (best_time < 0 || time < best_time) {
+      best = per_item;
+      best_time = time;
+    }
+  }
+  return best * mr;
 }
 
 }  // namespace
