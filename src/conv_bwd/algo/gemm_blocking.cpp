@@ -142,7 +142,8 @@ int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int th
   double best_time = -1;
   for (int64_t chunks = least; chunks <= tiles; ++chunks) {
     const int64_t per_item = ceil_div(tiles, chunks), items = column_items * ceil_div(tiles, per_item);
-    const double time = static_cast<double>(ceil_div(items, threads)) * static_cast<double>(per_item + kWeightItemTiles);
+    const double time =
+        static_cast<double>(ceil_div(items, threads)) * static_cast<double>(per_item + kWeightItemTiles);
     if (best_time < 0 || time < best_time) {
       best = per_item;
       best_time = time;
