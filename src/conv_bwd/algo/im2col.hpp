@@ -55,7 +55,7 @@ void col2im_rows(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_
 
 // col2im_rows for taps t0 .. t1 − 1 in order, tap κ's values at src + (κ − t0)·tap_stride: each x value gets the
 // same additions in the same order. At stride 1 along W the taps of one kernel row (same kd, kh) add into the same x
-// rows, and each segment adds all of them in one pass over its rows (add_taps_rows).
+// rows; where those rows are short, each segment adds all of them in one pass over its rows (add_taps_rows).
 void col2im_taps(const Canonical &c, const RowKernels &rk, int64_t t0, int64_t t1, int64_t o0, int64_t count,
                  int64_t channels, const float *src, int64_t tap_stride, int64_t src_stride, float *plane,
                  int64_t plane_stride);
