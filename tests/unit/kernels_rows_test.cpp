@@ -2,9 +2,9 @@
 // every tap-block remainder and length remainder, taps writing (not accumulating), and copy_rows' copy and finite
 // scan at every column remainder, with specials both inside and just outside the copied columns; interleave's weave
 // and scan at every stride and column remainder; deinterleave2, widen_bf16_rows and add_rows at every column
-// remainder; add_taps_rows' order of additions and the columns it owns; the 3 × 3 grid kernels: taps_3x3 against
-// `taps` bit for bit on every plane shape and strip remainder, dot_taps_3x3 against its lanes (integers) and its
-// order of sums (non-integer data, FMA as the ISA has it).
+// remainder; add_rows_every_second and add_taps_rows: their order of additions and the columns they own; the 3 × 3
+// grid kernels: taps_3x3 against `taps` bit for bit on every plane shape and strip remainder, dot_taps_3x3 against
+// its lanes (integers) and its order of sums (non-integer data, FMA as the ISA has it).
 // Integer-valued data keeps every sum exact, so the kernels (FMA or not) must match bit for bit.
 #include <gtest/gtest.h>
 
@@ -286,6 +286,39 @@ TEST(KernelsRows, AddRowsAddsEveryColumnItOwnsOnly) {
           EXPECT_EQ(dst[r * ldd + i], want) << isa_name(isa) << " n " << n << " row " << r << " column " << i;
         }
       }
+    }
+  }
+}
+
+// Every remainder of AVX-512's 8-value steps and of the portable 4-value ones: dst[2i] gets src[i] added, bit for bit;
+// the columns between (−0, which + 0 would turn into +0) and those past dst[2(n − 1)] (NaN with a payload) keep
+// their bits.
+TEST(KernelsRows, AddRowsEverySecondAddsTheEvenColumnsOnly) {
+  for (Isa isa : usable_levels()) {
+    const RowKernels &k = row_kernels(isa);
+    for (int64_t n : {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 28, 33}) {
+      const int64_t rows = 3, lds = n + 3, ldd = 2 * n + 21;
+      uint32_t seed = 11;
+      auto next = [&seed] {
+        seed = seed * 1664525u + 1013904223u;
+        return static_cast<float>(static_cast<int>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 20);
+      };
+      std::vector<float> src(static_cast<size_t>(rows * lds)), dst(static_cast<size_t>(rows * ldd));
+      for (float &v : src) v = next();
+      uint32_t nan_bits = 0x7FC01234u;
+      float nan;
+      std::memcpy(&nan, &nan_bits, sizeof(nan));
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < ldd; ++i) {
+          dst[r * ldd + i] = i > 2 * (n - 1) ? nan : i % 2 == 1 ? -0.0f : next();
+        }
+      }
+      std::vector<float> expect = dst;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < n; ++i) expect[r * ldd + 2 * i] += src[r * lds + i];
+      }
+      k.add_rows_every_second(src.data(), lds, rows, n, dst.data(), ldd);
+      EXPECT_EQ(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(float)), 0) << isa_name(isa) << " n " << n;
     }
   }
 }

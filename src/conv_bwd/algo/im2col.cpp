@@ -62,25 +62,6 @@ void copy_every_second(const float *src, int64_t n, float *to) {
   for (; i < n; ++i) to[i] = src[2 * i];
 }
 
-// row[2i] += from[i] for i < n by 4-float vectors: the odd elements between are stored back as they were (a blend,
-// not + 0, which would turn −0 into +0), and nothing past row[2(n − 1)] is touched.
-void add_to_every_second(const float *from, int64_t n, float *row) {
-  typedef float F4 __attribute__((vector_size(16), aligned(4)));
-  int64_t i = 0;
-  for (; i + 5 <= n; i += 4) {  // row[2i .. 2i + 7], and 2i + 7 ≤ 2(n − 1)
-    F4 a, b, f;
-    __builtin_memcpy(&a, row + 2 * i, sizeof(a));
-    __builtin_memcpy(&b, row + 2 * i + 4, sizeof(b));
-    __builtin_memcpy(&f, from + i, sizeof(f));
-    const F4 lo = a + __builtin_shufflevector(f, f, 0, 0, 1, 1), hi = b + __builtin_shufflevector(f, f, 2, 2, 3, 3);
-    a = __builtin_shufflevector(lo, a, 0, 5, 2, 7);
-    b = __builtin_shufflevector(hi, b, 0, 5, 2, 7);
-    __builtin_memcpy(row + 2 * i, &a, sizeof(a));
-    __builtin_memcpy(row + 2 * i + 4, &b, sizeof(b));
-  }
-  for (; i < n; ++i) row[2 * i] += from[i];
-}
-
 }  // namespace
 
 Im2colStart im2col_start(const Canonical &c, int64_t o0) {
@@ -139,13 +120,14 @@ void col2im_rows(const Canonical &c, const RowKernels &rk, int64_t kappa, int64_
       rk.add_rows(src + at - ow + s.lo, src_stride, channels, s.hi - s.lo + 1, plane + row_at + s.lo, plane_stride);
       return;
     }
+    if (sw == 2) {
+      rk.add_rows_every_second(src + at - ow + s.lo, src_stride, channels, s.hi - s.lo + 1, plane + row_at + 2 * s.lo,
+                               plane_stride);
+      return;
+    }
     for (int64_t ch = 0; ch < channels; ++ch) {
       float *row = plane + ch * plane_stride + row_at;
       const float *from = src + ch * src_stride + at - ow;
-      if (sw == 2) {
-        add_to_every_second(from + s.lo, s.hi - s.lo + 1, row + 2 * s.lo);
-        continue;
-      }
       for (int64_t w = s.lo; w <= s.hi; ++w) row[w * sw] += from[w];
     }
   });

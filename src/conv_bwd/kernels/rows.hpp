@@ -18,6 +18,8 @@
 //         kept); returns whether every value read is finite (gradInput planes stored as BF16 straight from q-space)
 //   round_rows_hf32: dst[r·ldd + i] = src[r·lds + i] rounded to HF32 (Hf32Rows), in one pass: FP32 operands of an
 //         HF32 call copied into their boxes rounded instead of copied and then rounded (numerics' round_to_hf32)
+//   add_rows_every_second: dst[r·ldd + 2i] += src[r·lds + i] for i < n (col2im at stride 2 across); the columns
+//         between keep their bits and nothing past dst[r·ldd + 2(n − 1)] is touched
 //   add_taps_rows: for each row r, tap t < taps in order, column i in [begin[t], end[t]):
 //         dst[r·ldd + i] += src[r·lds + src_at[t] + i] (col2im's taps of one kernel row, which add into the same x
 //         row: each x value is loaded and stored once for them all; each sum the one add_rows gives it, taps in order)
@@ -93,6 +95,9 @@ struct Hf32Rows {
     (const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd, const Hf32Rows &h),              \
     (src, lds, rows, n, dst, ldd, h))                                                                                  \
   X(isa, void, add_rows, add_rows_f32,                                                                                 \
+    (const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd),                                 \
+    (src, lds, rows, n, dst, ldd))                                                                                     \
+  X(isa, void, add_rows_every_second, add_rows_every_second_f32,                                                       \
     (const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd),                                 \
     (src, lds, rows, n, dst, ldd))                                                                                     \
   X(isa, void, add_taps_rows, add_taps_rows_f32,                                                                       \

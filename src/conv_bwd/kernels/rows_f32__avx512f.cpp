@@ -36,6 +36,24 @@ inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, flo
   }
 }
 
+// Eight src values a step, spread over the even lanes of dst's 16 (vpermps) and added under the even-lane mask, so
+// the odd columns keep their bits (+0 would turn −0 into +0); the last step's masks stop at column 2(n − 1).
+inline void add_rows_every_second(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  const __m512i spread = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+  constexpr __mmask16 kEven = 0x5555;
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) {
+    for (int64_t i = 0; i < n; i += 8) {
+      const int64_t k = std::min<int64_t>(8, n - i);
+      const __mmask16 from = static_cast<__mmask16>((1u << k) - 1u),
+                      lanes = static_cast<__mmask16>((1u << (2 * k - 1)) - 1u);
+      const __m512 v = _mm512_permutexvar_ps(spread, _mm512_maskz_loadu_ps(from, src + i));
+      float *d = dst + 2 * i;
+      const __m512 x = _mm512_maskz_loadu_ps(lanes, d);
+      _mm512_mask_storeu_ps(d, lanes & kEven, _mm512_mask_add_ps(x, kEven, x, v));
+    }
+  }
+}
+
 // A row's taps in 16-column steps: dst's vector loaded once, each tap's columns in it added under a merge mask
 // (columns it lacks keep their value: +0 would turn −0 into +0), stored once under the union of the taps' masks,
 // so columns no tap owns are not written. Lanes a mask leaves out are never read (AVX-512 masked loads), so dst is

@@ -716,6 +716,29 @@ inline void add_rows(const float *src, int64_t lds, int64_t rows, int64_t n, flo
   }
 }
 
+// By 4-float vectors: the odd elements between are stored back as they were (a blend, not + 0, which would turn −0
+// into +0), and nothing past dst[2(n − 1)] is touched.
+inline void add_every_second(const float *from, int64_t n, float *row) {
+  typedef float F4 __attribute__((vector_size(16), aligned(4)));
+  int64_t i = 0;
+  for (; i + 5 <= n; i += 4) {  // row[2i .. 2i + 7], and 2i + 7 ≤ 2(n − 1)
+    F4 a, b, f;
+    __builtin_memcpy(&a, row + 2 * i, sizeof(a));
+    __builtin_memcpy(&b, row + 2 * i + 4, sizeof(b));
+    __builtin_memcpy(&f, from + i, sizeof(f));
+    const F4 lo = a + __builtin_shufflevector(f, f, 0, 0, 1, 1), hi = b + __builtin_shufflevector(f, f, 2, 2, 3, 3);
+    a = __builtin_shufflevector(lo, a, 0, 5, 2, 7);
+    b = __builtin_shufflevector(hi, b, 0, 5, 2, 7);
+    __builtin_memcpy(row + 2 * i, &a, sizeof(a));
+    __builtin_memcpy(row + 2 * i + 4, &b, sizeof(b));
+  }
+  for (; i < n; ++i) row[2 * i] += from[i];
+}
+
+inline void add_rows_every_second(const float *src, int64_t lds, int64_t rows, int64_t n, float *dst, int64_t ldd) {
+  for (int64_t r = 0; r < rows; ++r, src += lds, dst += ldd) add_every_second(src, n, dst);
+}
+
 // add_rows tap by tap: the generic loop loads and stores dst once per tap (ISAs with masked vectors do better).
 inline void add_taps_rows(const float *src, int64_t lds, const int64_t *src_at, const int64_t *begin,
                           const int64_t *end, int64_t taps, int64_t rows, float *dst, int64_t ldd) {
