@@ -128,11 +128,10 @@ void share_data_weight(const Canonical &c, const GemmUkernel &uk, DataBlocking *
 }
 
 // gemm_weight's (and gemm_weight_shifted's) dW rows per item (a multiple of mr): all of them, unless `column_items`
-// leave fewer than kWeightItemsPerThread items per thread, then cut evenly into as many row chunks as make up the
-// difference.
-// Of the row chunks that give at least the wanted items, those whose rounds over the threads end soonest, counting
-// an item's fixed cost (packing its columns) as kWeightItemTiles row tiles: the fewest that reach `wanted` left 144
-// items of 3 × 3 512's gradWeight at 7² (48 column chunks × 3) to 64 threads, 3 rounds for 2.25 items' work each.
+// leave fewer than kWeightItemsPerThread items per thread; then, of the even row cuts that give at least that many
+// items, the one whose rounds over the threads end soonest, an item's fixed cost (packing its columns) counted as
+// kWeightItemTiles row tiles. (The fewest cuts that give enough items left ResNet's 3 × 3 512 gradWeight at 7², 48
+// column chunks × 3 row chunks, to 64 threads: 3 rounds for 2.25 items' work each.)
 int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int threads) {
   const int64_t tiles = std::max<int64_t>(1, ceil_div(m, mr)), wanted = kWeightItemsPerThread * threads;
   if (threads < kWeightRowSplitThreads || column_items >= wanted) return tiles * mr;

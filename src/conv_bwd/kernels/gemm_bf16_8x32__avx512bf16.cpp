@@ -145,7 +145,7 @@ int step_pairs_by_8(const uint16_t *const *steps, int64_t kc, int64_t lines, int
   for (int64_t i0 = 0; i0 < kp; i0 += kStepGroup) {
     const int64_t i1 = std::min(kp, i0 + kStepGroup);
     for (int64_t p0 = 0; p0 < lines;) {
-      uint32_t *d = dst + p0 / width * panel_words;
+      uint32_t *d = dst + p0 / width * panel_words + p0 % width;
       const bool four = width == 8 && p0 < quads;
       for (int64_t i = i0; i < i1; ++i) {
         const uint16_t *hi = steps[2 * i] + p0, *lo = 2 * i + 1 < kc ? steps[2 * i + 1] + p0 : nullptr;
