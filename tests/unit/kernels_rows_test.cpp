@@ -19,6 +19,7 @@
 
 #include "conv_bwd/kernels/rows.hpp"
 #include "core/isa.hpp"
+#include "kernel_test_support.hpp"
 #include "numerics/formats.hpp"
 
 namespace aclnn_cpu {
@@ -298,19 +299,12 @@ TEST(KernelsRows, AddRowsEverySecondAddsTheEvenColumnsOnly) {
     const RowKernels &k = row_kernels(isa);
     for (int64_t n : {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 28, 33}) {
       const int64_t rows = 3, lds = n + 3, ldd = 2 * n + 21;
-      uint32_t seed = 11;
-      auto next = [&seed] {
-        seed = seed * 1664525u + 1013904223u;
-        return static_cast<float>(static_cast<int>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 20);
-      };
-      std::vector<float> src(static_cast<size_t>(rows * lds)), dst(static_cast<size_t>(rows * ldd));
-      for (float &v : src) v = next();
-      uint32_t nan_bits = 0x7FC01234u;
-      float nan;
-      std::memcpy(&nan, &nan_bits, sizeof(nan));
+      const std::vector<float> src = kernel_test::random_floats(rows * lds, 11);
+      std::vector<float> dst = kernel_test::random_floats(rows * ldd, 12);
       for (int64_t r = 0; r < rows; ++r) {
         for (int64_t i = 0; i < ldd; ++i) {
-          dst[r * ldd + i] = i > 2 * (n - 1) ? nan : i % 2 == 1 ? -0.0f : next();
+          if (i > 2 * (n - 1)) dst[r * ldd + i] = kernel_test::poison();
+          if (i <= 2 * (n - 1) && i % 2 == 1) dst[r * ldd + i] = -0.0f;
         }
       }
       std::vector<float> expect = dst;
@@ -350,19 +344,16 @@ TEST(KernelsRows, AddTapsRowsAddsEachTapsColumnsInTapOrder) {
       const int64_t tap_len = width + 11, lds = taps * tap_len + 2;
       std::vector<int64_t> src_at(static_cast<size_t>(taps));
       for (int64_t t = 0; t < taps; ++t) src_at[t] = t * tap_len + 5 - t;  // src column of x column i: src_at + i
-      uint32_t seed = 77;
-      auto next = [&seed] {
-        seed = seed * 1664525u + 1013904223u;
-        return static_cast<float>(static_cast<int>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 20);
-      };
+      const std::vector<float> values = kernel_test::random_floats(rows * lds, 77);
       std::vector<float> src(static_cast<size_t>(rows * lds), std::numeric_limits<float>::quiet_NaN());
       for (int64_t r = 0; r < rows; ++r) {
         for (int64_t t = 0; t < taps; ++t) {
-          for (int64_t i = cs.begin[t]; i < cs.end[t]; ++i) src[r * lds + src_at[t] + i] = next();
+          for (int64_t i = cs.begin[t]; i < cs.end[t]; ++i)
+            src[r * lds + src_at[t] + i] = values[r * lds + src_at[t] + i];
         }
       }
-      std::vector<float> dst(static_cast<size_t>(rows * ldd));
-      for (int64_t i = 0; i < rows * ldd; ++i) dst[i] = i % 5 == 0 ? -0.0f : next();
+      std::vector<float> dst = kernel_test::random_floats(rows * ldd, 78);
+      for (int64_t i = 0; i < rows * ldd; i += 5) dst[i] = -0.0f;
       // −0 added to −0 stays −0 only if no other tap adds +0 to it on the way.
       for (int64_t r = 0; r < rows; ++r) {
         for (int64_t t = 0; t < taps; ++t) {

@@ -17,16 +17,23 @@ struct Segment {
   int64_t shift;   // iw = ow·sw + shift
 };
 
+// Where kernel column kw reads along a row: x column iw = ow·sw + shift, inside x for ow in [lo, hi].
+struct ColumnReach {
+  int64_t shift, lo, hi;
+};
+
+ColumnReach column_reach(const Canonical &c, int64_t kw) {
+  const int64_t sw = c.stride[2], shift = kw * c.dilation[2] - c.pad_begin[2];
+  return {shift, std::max<int64_t>(0, ceil_div(-shift, sw)), floor_div(c.x_size[2] - 1 - shift, sw)};
+}
+
 // Walks `count` positions from `start` row segment by row segment.
 template <typename Visit>
 void for_each_segment(const Canonical &c, const Im2colTap &tap, const Im2colStart &start, int64_t count, Visit visit) {
-  const int64_t kw = tap.kw, kh = tap.kh, kd = tap.kd;
+  const int64_t kh = tap.kh, kd = tap.kd;
   const int64_t wy = c.y_size[2], hy = c.y_size[1];
   int64_t ow = start.ow, oh = start.oh, od = start.od;
-  const int64_t sw = c.stride[2];
-  const int64_t shift = kw * c.dilation[2] - c.pad_begin[2];
-  const int64_t ow_lo = std::max<int64_t>(0, ceil_div(-shift, sw));
-  const int64_t ow_hi = floor_div(c.x_size[2] - 1 - shift, sw);
+  const ColumnReach reach = column_reach(c, tap.kw);
   int64_t done = 0;
   while (done < count) {
     Segment s;
@@ -34,9 +41,9 @@ void for_each_segment(const Canonical &c, const Im2colTap &tap, const Im2colStar
     s.id = od * c.stride[0] - c.pad_begin[0] + kd * c.dilation[0];
     s.ih = oh * c.stride[1] - c.pad_begin[1] + kh * c.dilation[1];
     s.inside = s.id >= 0 && s.id < c.x_size[0] && s.ih >= 0 && s.ih < c.x_size[1];
-    s.lo = std::max(ow, ow_lo);
-    s.hi = std::min(ow + s.len - 1, ow_hi);
-    s.shift = shift;
+    s.lo = std::max(ow, reach.lo);
+    s.hi = std::min(ow + s.len - 1, reach.hi);
+    s.shift = reach.shift;
     visit(s, ow, done);
     done += s.len;
     ow = 0;
@@ -147,20 +154,17 @@ void col2im_row_taps(const Canonical &c, const RowKernels &rk, int64_t kappa, in
                      int64_t channels, const float *src, int64_t tap_stride, int64_t src_stride, float *plane,
                      int64_t plane_stride) {
   const Im2colTap first(c, kappa);
-  int64_t shift[kRowTapsPerCall], ow_lo[kRowTapsPerCall], ow_hi[kRowTapsPerCall];
-  for (int64_t t = 0; t < taps; ++t) {
-    shift[t] = (first.kw + t) * c.dilation[2] - c.pad_begin[2];
-    ow_lo[t] = std::max<int64_t>(0, -shift[t]);
-    ow_hi[t] = c.x_size[2] - 1 - shift[t];
-  }
+  ColumnReach reach[kRowTapsPerCall];
+  for (int64_t t = 0; t < taps; ++t) reach[t] = column_reach(c, first.kw + t);
   int64_t src_at[kRowTapsPerCall], begin[kRowTapsPerCall], end[kRowTapsPerCall];
   for_each_segment(c, first, im2col_start(c, o0), count, [&](const Segment &s, int64_t ow, int64_t at) {
     if (!s.inside) return;
     for (int64_t t = 0; t < taps; ++t) {  // x columns iw = w + shift of the positions w in [lo, hi] this tap reads
-      const int64_t lo = std::max(ow, ow_lo[t]), hi = std::min(ow + s.len - 1, ow_hi[t]);
-      begin[t] = lo + shift[t];
-      end[t] = std::max(lo, hi + 1) + shift[t];
-      src_at[t] = t * tap_stride + at - ow - shift[t];
+      const ColumnReach &r = reach[t];
+      const int64_t lo = std::max(ow, r.lo), hi = std::min(ow + s.len - 1, r.hi);
+      begin[t] = lo + r.shift;
+      end[t] = std::max(lo, hi + 1) + r.shift;
+      src_at[t] = t * tap_stride + at - ow - r.shift;
     }
     rk.add_taps_rows(src, src_stride, src_at, begin, end, taps, channels,
                      plane + (s.id * c.x_size[1] + s.ih) * c.x_size[2], plane_stride);
