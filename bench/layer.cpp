@@ -46,6 +46,24 @@ double Layer::macs() const {
   return n;
 }
 
+double Layer::real_share() const {
+  // Per dimension, the (small-side position, tap) pairs whose index on the other side, position·s − p + tap·d,
+  // lies inside that side's extent: x for a convolution, gradOutput for a transposed one.
+  const Spatial small = transposed ? in : out(), other = transposed ? out() : in;
+  double share = 1;
+  for (int i = 0; i < rank; ++i) {
+    int64_t inside = 0;
+    for (int64_t o = 0; o < small[i]; ++o) {
+      for (int64_t t = 0; t < k[i]; ++t) {
+        const int64_t at = o * s[i] - p[i] + t * d[i];
+        inside += at >= 0 && at < other[i];
+      }
+    }
+    share *= static_cast<double>(inside) / static_cast<double>(small[i] * k[i]);
+  }
+  return share;
+}
+
 std::string Layer::descriptor() const {
   static const char *kAxis[3] = {"d", "h", "w"};
   auto field = [&](const char *prefix, const Spatial &v) {

@@ -29,6 +29,9 @@ struct Layer {
   Dims w_dims() const;  // CANN's weight shape
   // Multiply-accumulates of one gradient (gradInput or gradWeight each cost this many).
   double macs() const;
+  // The share of macs() whose tap lies inside the other tensor, not on its padding: what a direct convolution that
+  // bounds its tap loops computes (the GEMM algorithms compute them all).
+  double real_share() const;
   // benchdnn-like problem string, the one aclnn_cpu_demo accepts (so a row can be re-run and checked there).
   std::string descriptor() const;
 };
