@@ -100,8 +100,9 @@ void print_header(const Options &o, const Peak &peak, const std::vector<Layer> &
   std::printf("run: mini-batches %s, precisions %s, threads %s, seed %u, emulated product %s\n\n",
               joined(o.mbs).c_str(), precisions(o.precisions).c_str(), joined(o.threads).c_str(), o.seed,
               aclnnCpuGetSoc());
-  std::printf("layers (GFLOP = 2 x MACs of one gradient, taps on padding included; real = the share of them whose tap\n"
-              "lies inside the tensor, what a direct convolution bounding its tap loops computes):\n");
+  std::printf(
+      "layers (GFLOP = 2 x MACs of one gradient, taps on padding included; real = the share of them whose tap\n"
+      "lies inside the tensor, what a direct convolution bounding its tap loops computes):\n");
   for (const Layer &l : layers) {
     std::printf("  %-22s %8.3f %5.1f%%  %s\n", l.name.c_str(), 2 * l.macs() * 1e-9, 100 * l.real_share(),
                 l.descriptor().c_str());
