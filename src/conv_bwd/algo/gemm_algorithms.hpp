@@ -37,7 +37,8 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kGemmKc = 256;                       // K block: fixed, so sums never depend on the partition
+constexpr int64_t kGemmKc = 256;         // K block: fixed, so sums never depend on the partition
+constexpr int64_t kWeightLineBlock = 8;  // gemm_weight's NN fp32 packing: lines fetched, then transposed, at a time
 constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
 // gemm_weight: a group's dW of this many floats or more (4 MiB, past a core's L2) is summed in one K part: its rows and

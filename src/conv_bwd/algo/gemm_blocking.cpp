@@ -177,7 +177,9 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   }
   b.k_parts = std::min(parts, WeightKBlock::count(c, b));
   const int64_t panels = ceil_div(n, nr);
-  auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + kcp; };
+  // NN: room for the lines fetched before they are moved into their panel (gemm_weight.cpp's pack_by_line_blocks).
+  const int64_t tmp_lines = b.nt ? 1 : kWeightLineBlock;
+  auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + tmp_lines * kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
   // An item's fixed cost is packing its dy block (all of it unless FP32 rows are read in place): about 16 panels'
   // worth of kernel time (measured at 2 threads: HF32 1x1 stride-2 gradWeight 2.0 -> 1.14 ms with 16 instead of
@@ -188,7 +190,7 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   const int64_t column_items = c.groups * b.k_parts * ceil_div(panels, per_item);
   b.rows_per_item = weight_rows_per_item(m, mr, column_items, threads);
   b.items = column_items * ceil_div(m, b.rows_per_item);
-  b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + kcp;
+  b.slot_floats = b.rows_per_item * kcp + b.cols_per_item * kcp + tmp_lines * kcp;
   // NN on whole planes: each channel's x box per sample read once for all its taps (im2col runs of a short plane went
   // segment by segment, each tap reading the plane again).
   const int64_t box = XBox(c).floats();
