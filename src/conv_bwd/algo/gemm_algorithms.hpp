@@ -37,8 +37,7 @@
 namespace aclnn_cpu {
 namespace conv_bwd {
 
-constexpr int64_t kGemmKc = 256;         // K block: fixed, so sums never depend on the partition
-constexpr int64_t kWeightLineBlock = 8;  // gemm_weight's NN fp32 packing: lines fetched, then transposed, at a time
+constexpr int64_t kGemmKc = 256;                       // K block: fixed, so sums never depend on the partition
 constexpr int64_t kMaxSlotFloats = int64_t{64} << 20;  // 256 MiB of scratch per thread at most (else: refused)
 constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at most; fewer K blocks, fewer parts)
 // gemm_weight: a group's dW of this many floats or more (4 MiB, past a core's L2) is summed in one K part: its rows and
@@ -155,6 +154,10 @@ struct WeightBlocking : Blocking {
   // ones of cols_per_item, each pair_steps(kc) words per line); 0: none.
   int64_t pairs_at = 0;
 };
+
+// gemm_weight's slot: K blocks' floats of tmp after the panels' room, the lines packing fetches before they go into a
+// panel (packing.hpp's pack_panels_by_lines: kPackLineBlock of them for the NN kernel, one for NT).
+inline int64_t weight_tmp_lines(bool nt) { return nt ? 1 : kPackLineBlock; }
 
 // gemm_weight's K blocks, in the order their products are summed: kb-th block = positions [o0, o0 + positions) of
 // each of `samples` consecutive samples from n (one sample unless its plane is shorter than the block).

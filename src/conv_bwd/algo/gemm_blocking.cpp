@@ -177,8 +177,7 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
   }
   b.k_parts = std::min(parts, WeightKBlock::count(c, b));
   const int64_t panels = ceil_div(n, nr);
-  // NN: room for the lines fetched before they are moved into their panel (gemm_weight.cpp's pack_by_line_blocks).
-  const int64_t tmp_lines = b.nt ? 1 : kWeightLineBlock;
+  const int64_t tmp_lines = weight_tmp_lines(b.nt);
   auto slot_of = [&](int64_t per_item) { return round_up(m, mr) * kcp + per_item * nr * kcp + tmp_lines * kcp; };
   const int64_t max_panels = b.nt ? std::max<int64_t>(1, 64 / nr) : panels;  // NT: B rows of a chunk stay in L2
   // An item's fixed cost is packing its dy block (all of it unless FP32 rows are read in place): about 16 panels'

@@ -231,25 +231,8 @@ class WeightGemm {
   }
 
   // Where a slot's x boxes start: after the fp32 panels' room for dy rows and im2col columns and tmp's lines.
-  float *boxes_of(float *scratch) const { return scratch + (rows_ + b_.cols_per_item + tmp_lines()) * kGemmKc; }
-  int64_t tmp_lines() const { return b_.nt ? 1 : kWeightLineBlock; }
-
-  // pack_panels_by_lines, kWeightLineBlock lines at a time (a panel's width when it is no multiple of 8: AVX2's and
-  // NEON's 6-row A): fetched into tmp (kc floats each), then moved into their panel by the ISA's transpose (8 × 8
-  // blocks), not value by value with each store a panel's width after the last (a scalar loop, 4 % of ResNet's 7² 3 × 3
-  // 512 FP32 gradWeight on Zen 5). Without a transpose kernel (scalar builds), value by value.
-  template <typename FetchLine>
-  void pack_by_line_blocks(int width, int64_t lines, int64_t kc, float *tmp, float *dst, FetchLine fetch_line) const {
-    if (k_.ra == nullptr || (width % kWeightLineBlock != 0 && width > kWeightLineBlock)) {
-      return pack_panels_by_lines(width, lines, kc, tmp, dst, fetch_line);
-    }
-    const int64_t chunk = width % kWeightLineBlock == 0 ? kWeightLineBlock : width;
-    for (int64_t i0 = 0; i0 < round_up(lines, width); i0 += chunk) {
-      const int64_t n = std::clamp<int64_t>(lines - i0, 0, chunk);
-      for (int64_t i = 0; i < n; ++i) fetch_line(i0 + i, tmp + i * kc);
-      std::fill(tmp + n * kc, tmp + chunk * kc, 0.0f);  // lines past `lines`
-      k_.ra->transpose(tmp, kc, chunk, kc, dst + i0 / width * width * kc + i0 % width, width);
-    }
+  float *boxes_of(float *scratch) const {
+    return scratch + (rows_ + b_.cols_per_item + weight_tmp_lines(b_.nt)) * kGemmKc;
   }
 
   // Pair panels of `count` lines of kc steps from dst (panels of `width` lines), each panel's lines fetched by
@@ -286,10 +269,12 @@ class WeightGemm {
     if (nnp_ != nullptr && run_nn_pairs(blk, scratch, acc, ldc, &fin)) return fin;
     const GemmUkernel &uk = *k_.nn;
     float *a = scratch, *bp = a + rows_ * kGemmKc, *tmp = bp + b_.cols_per_item * kGemmKc, *boxes = boxes_of(scratch);
-    pack_by_line_blocks(uk.mr, blk.m, blk.kc(), tmp, a, [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
+    const GemmRaTransposeFn transpose = k_.ra != nullptr ? k_.ra->transpose : nullptr;
+    pack_panels_by_lines(uk.mr, blk.m, blk.kc(), tmp, a, transpose,
+                         [&](int64_t r, float *out) { fin &= read_dy(blk, r, out); });
     int64_t boxed = -1;
-    pack_by_line_blocks(uk.nr, blk.nc, blk.kc(), tmp, bp,
-                        [&](int64_t j, float *out) { read_b_line(blk, j, boxes, &boxed, out); });
+    pack_panels_by_lines(uk.nr, blk.nc, blk.kc(), tmp, bp, transpose,
+                         [&](int64_t j, float *out) { read_b_line(blk, j, boxes, &boxed, out); });
     run_tiles(uk, blk.m, blk.nc, blk.kc(), a, bp, acc, ldc, !blk.first);
     return fin;
   }
