@@ -44,6 +44,7 @@ constexpr int64_t kWeightKParts = 4;  // gemm_weight's partial sums over K (at m
 // columns give items enough, and each part would be a partial that large, read back from memory.
 constexpr int64_t kWeightWholeKFloats = int64_t{1} << 20;
 constexpr int64_t kWeightMaxBoxFloats = int64_t{16} << 10;  // gemm_weight: x boxes of a block at most (64 KiB)
+constexpr double kWeightByTapMaxInside = 0.95;  // gemm_weight by tap up to this share of im2col entries inside x
 // The NT gradWeight loops take dy rows in passes of kNtRowTiles MR-row tiles, which stay in L2 while every column of
 // the item goes by; rows that are packed (not read where they lie) are packed pass by pass (nt_pass_rows per pass).
 constexpr int64_t kNtRowTiles = 8;
@@ -153,6 +154,29 @@ struct WeightBlocking : Blocking {
   // the item's columns, each nt_pair_words of the K block; NN: the A pair panels of rows_per_item lines, then the B
   // ones of cols_per_item, each pair_steps(kc) words per line); 0: none.
   int64_t pairs_at = 0;
+  // NN on whole planes where taps read padding, without pair kernels: dW's columns by tap (WeightTapSlot). An item
+  // takes whole x channels (cols_per_item = channels · taps); each tap's B panels hold only the positions it reads
+  // inside x, and the RA kernel (GemmKernels::ra) reads dy's lines at those positions from a table, so no product
+  // of the padding is computed (18 % of ResNet's 3 × 3 layer at 7²).
+  bool by_tap = false;
+};
+
+// gemm_weight by tap: where a slot's areas start (float offsets) and the tap-major accumulator's shape. dy's lines
+// (rows_per_item × kc), each tap's B panels (taps × channel_cols × kc), the lines packing fetches (kPackLineBlock),
+// the x boxes of a panel's channels (nr × samples_per_block boxes), the sums (rows_per_item × taps × channel_cols:
+// tap t's channel ch at column t · channel_cols + ch) and the K step table (kc int32).
+struct WeightTapSlot {
+  int64_t channel_cols, sums_ld;
+  int64_t lines = 0, panels, tmp, boxes, sums, steps, floats;
+  WeightTapSlot(const Canonical &c, const WeightBlocking &b, int64_t nr)
+      : channel_cols(round_up(b.cols_per_item / c.kernel_numel(), nr)), sums_ld(c.kernel_numel() * channel_cols) {
+    panels = round_up(b.rows_per_item * b.kc, 16);
+    tmp = panels + round_up(sums_ld * b.kc, 16);
+    boxes = tmp + round_up(kPackLineBlock * b.kc, 16);
+    sums = boxes + round_up(nr * b.samples_per_block * b.box_floats, 16);
+    steps = sums + round_up(b.rows_per_item * sums_ld, 16);
+    floats = steps + b.kc;
+  }
 };
 
 // gemm_weight's slot: K blocks' floats of tmp after the panels' room, the lines packing fetches before they go into a

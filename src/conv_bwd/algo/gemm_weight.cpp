@@ -5,7 +5,8 @@
 //   NT form (long planes): both operands packed as rows along positions (copies), dot-product kernel; on BF16 pairs
 //   dy rows of one sample are paired straight from BF16 where they lie.
 //   NN form (short planes): dy packed by rows, im2col by columns (a transpose), the NN kernel; on BF16 pairs both read
-//   as lines and paired from there in one pass.
+//   as lines and paired from there in one pass. Whole planes whose taps read padding go by tap instead (by_tap): each
+//   tap's columns over only the positions it reads inside x, on the RA kernel.
 #include <algorithm>
 #include <atomic>
 
@@ -71,15 +72,31 @@ class WeightGemm {
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
         nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr),
-        dy_pairs_from_bf16_(ntp_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes() &&
-                            !im2col_reads_padding(c)) {}
+        dy_pairs_from_bf16_(ntp_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes() && !im2col_reads_padding(c)),
+        tap_slot_(c, b, b.by_tap ? k.ra->nr : 1) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
   // Accumulates the block into acc (its first row and column; row-major, leading dimension ldc); false if dy held a
   // non-finite value.
   bool run(const Block &blk, float *scratch, float *acc, int64_t ldc) const {
+    if (b_.by_tap) return run_by_tap(blk, scratch);
     return b_.nt ? run_nt(blk, scratch, acc, ldc) : run_nn(blk, scratch, acc, ldc);
+  }
+
+  // By tap: the slot's tap-major sums, which the item's blocks accumulate and untap() then moves into acc.
+  float *tap_sums(float *scratch) const { return scratch + tap_slot_.sums; }
+
+  // The item's sums (rows [0, m), its columns nc = channels · taps) into acc's columns, channel-major as dW's.
+  void untap(const float *sums, int64_t m, int64_t nc, float *acc, int64_t ldc) const {
+    const int64_t channels = nc / kk_, ld = tap_slot_.sums_ld, cols = tap_slot_.channel_cols;
+    for (int64_t r = 0; r < m; ++r) {
+      const float *from = sums + r * ld;
+      float *to = acc + r * ldc;
+      for (int64_t ch = 0; ch < channels; ++ch) {  // stores in order: dW is not in cache
+        for (int64_t t = 0; t < kk_; ++t) *to++ = from[t * cols + ch];
+      }
+    }
   }
 
  private:
@@ -214,18 +231,21 @@ class WeightGemm {
     }
   }
 
-  // Tap `tap`'s im2col line of a whole plane from its x box.
+  // Tap `tap`'s im2col line of a whole plane from its x box: every position, or only those in `reach` (by tap).
   void line_from_box(const float *box, const Im2colTap &tap, float *out) const {
+    line_from_box(box, tap, {{0, c_.y_size[0] - 1}, {0, c_.y_size[1] - 1}, {0, c_.y_size[2] - 1}}, out);
+  }
+  void line_from_box(const float *box, const Im2colTap &tap, const DimReach (&reach)[kSpatial], float *out) const {
     const int64_t *ext = box_.extent;
-    const int64_t s2 = c_.stride[2], yw = c_.y_size[2];
-    for (int64_t od = 0; od < c_.y_size[0]; ++od) {
-      for (int64_t oh = 0; oh < c_.y_size[1]; ++oh, out += yw) {
+    const int64_t s2 = c_.stride[2], w0 = reach[2].lo, len = reach[2].count();
+    for (int64_t od = reach[0].lo; od <= reach[0].hi; ++od) {
+      for (int64_t oh = reach[1].lo; oh <= reach[1].hi; ++oh, out += len) {
         const float *src =
             box +
             ((od * c_.stride[0] + tap.kd * c_.dilation[0]) * ext[1] + oh * c_.stride[1] + tap.kh * c_.dilation[1]) *
                 ext[2] +
-            tap.kw * c_.dilation[2];
-        for (int64_t ow = 0; ow < yw; ++ow) out[ow] = src[ow * s2];
+            tap.kw * c_.dilation[2] + w0 * s2;
+        for (int64_t ow = 0; ow < len; ++ow) out[ow] = src[ow * s2];
       }
     }
   }
@@ -279,6 +299,84 @@ class WeightGemm {
     return fin;
   }
 
+  // By tap (WeightBlocking::by_tap; blocks of whole planes): dy's rows as lines; per panel of x channels their boxes,
+  // then each tap's panel of lines over only the positions it reads inside x; per tap the RA kernel with those
+  // positions as its K steps. The sums are the NN kernel's minus products of padding zeros, which change no sum of
+  // finite values (dy is scanned whole; a non-finite one sends the call to the reference).
+  bool run_by_tap(const Block &blk, float *scratch) const {
+    const GemmRaUkernel &ra = *k_.ra;
+    const WeightTapSlot &slot = tap_slot_;
+    const int64_t kc = blk.kc(), channels = blk.nc / kk_, ld = slot.sums_ld;
+    float *lines = scratch + slot.lines, *panels = scratch + slot.panels, *tmp = scratch + slot.tmp;
+    float *boxes = scratch + slot.boxes, *sums = scratch + slot.sums;
+    bool fin = true;
+    for (int64_t r = 0; r < blk.m; ++r) fin &= read_dy(blk, r, lines + r * kc);
+    pack_tap_panels(blk, panels, tmp, boxes);
+    int32_t *steps = reinterpret_cast<int32_t *>(scratch + slot.steps);
+    const float *rows[kMaxRaMr];
+    Im2colTap tap(c_, 0);
+    for (int64_t t = 0; t < kk_; ++t, tap.next(c_)) {
+      const TapReach reach(c_, tap);
+      const int64_t kt = blk.k.samples * reach.count();
+      float *sums_t = sums + t * slot.channel_cols;
+      if (kt == 0) {  // no term: the sums stay zero
+        for (int64_t r = 0; blk.first && r < blk.m; ++r) std::fill(sums_t + r * ld, sums_t + r * ld + channels, 0.0f);
+        continue;
+      }
+      tap_steps(blk, reach, steps);
+      const float *panel = panels + t * slot.channel_cols * kc;
+      for (int64_t q = 0; q < channels; q += ra.nr) {
+        const int nn = static_cast<int>(std::min<int64_t>(ra.nr, channels - q));
+        for (int64_t i = 0; i < blk.m; i += ra.mr) {
+          const int mm = static_cast<int>(std::min<int64_t>(ra.mr, blk.m - i));
+          for (int r = 0; r < ra.mr; ++r) rows[r] = lines + (i + std::min(r, mm - 1)) * kc;
+          ra.run(kt, steps, rows, panel + q * kt, ra.nr, sums_t + i * ld + q, ld, mm, nn, !blk.first);
+        }
+      }
+    }
+    return fin;
+  }
+
+  // By tap: tap t's panels of the block's x channels at panels + t · channel_cols · kc, each panel nr lines of the
+  // tap's positions inside x; the boxes of a panel's channels filled once for all taps.
+  void pack_tap_panels(const Block &blk, float *panels, float *tmp, float *boxes) const {
+    const GemmRaUkernel &ra = *k_.ra;
+    const int64_t kc = blk.kc(), channels = blk.nc / kk_, samples = blk.k.samples, box = b_.box_floats;
+    const int64_t c0 = blk.g * c_.cx_per_group + blk.j0 / kk_;
+    for (int64_t q = 0; q < channels; q += ra.nr) {
+      const int64_t nq = std::min<int64_t>(ra.nr, channels - q);
+      for (int64_t ch = 0; ch < nq; ++ch) {
+        for (int64_t i = 0; i < samples; ++i) fill_box(blk.k.n + i, c0 + q + ch, boxes + (ch * samples + i) * box);
+      }
+      Im2colTap tap(c_, 0);
+      for (int64_t t = 0; t < kk_; ++t, tap.next(c_)) {
+        const TapReach reach(c_, tap);
+        const int64_t per_sample = reach.count(), kt = samples * per_sample;
+        if (kt == 0) continue;
+        pack_panels_by_lines(ra.nr, nq, kt, tmp, panels + t * tap_slot_.channel_cols * kc + q * kt, ra.transpose,
+                             [&](int64_t ch, float *out) {
+                               for (int64_t i = 0; i < samples; ++i) {
+                                 line_from_box(boxes + (ch * samples + i) * box, tap, reach.dim, out + i * per_sample);
+                               }
+                             });
+      }
+    }
+  }
+
+  // By tap: the K steps of the block's positions that `reach` holds, ascending (sample, then D, H, W).
+  void tap_steps(const Block &blk, const TapReach &reach, int32_t *steps) const {
+    const DimReach *r = reach.dim;
+    const int64_t plane = c_.y_plane();
+    for (int64_t i = 0; i < blk.k.samples; ++i) {
+      for (int64_t od = r[0].lo; od <= r[0].hi; ++od) {
+        for (int64_t oh = r[1].lo; oh <= r[1].hi; ++oh) {
+          const int64_t row = i * plane + (od * c_.y_size[1] + oh) * c_.y_size[2];
+          for (int64_t ow = r[2].lo; ow <= r[2].hi; ++ow) *steps++ = static_cast<int32_t>(row + ow);
+        }
+      }
+    }
+  }
+
   // The block on the pair kernel: both operands read as lines (dy rows and im2col columns), a panel's lines at a time
   // into the fp32 panels' room and paired from there while in L1 (lines_to_pairs), when their floors allow
   // (pairs_exact); false: left to the fp32 kernel, which packs them again.
@@ -316,6 +414,7 @@ class WeightGemm {
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (dy not read in place), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr
   const bool dy_pairs_from_bf16_;       // ntp_ on BF16 dy that needs no rounding or scan, dense planes
+  const WeightTapSlot tap_slot_;        // by tap: the slot's areas
 };
 
 }  // namespace
@@ -350,6 +449,7 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
         blk.last = kb + 1 == last;
         fin &= gemm.run(blk, scratch, acc, ldc);
       }
+      if (b.by_tap) gemm.untap(gemm.tap_sums(scratch), it.m, it.nc, acc, ldc);
       if (b.k_parts == 1) {
         result_fin &= finish_weight_columns(c, grad_weight, in_place, acc, ldc, it.g, it.r0, it.m, it.j0, it.nc,
                                             rounding, scan_results);
@@ -373,8 +473,11 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
                       int slots) {
   const WeightGemm gemm(c, k, b, rounding);
   const double move = move_cost(k.nn->isa);
-  const int64_t mr = b.nt ? k.nt->mr : k.nn->mr, nr = b.nt ? k.nt->nr : k.nn->nr;
+  const int64_t mr = b.by_tap ? k.ra->mr : b.nt ? k.nt->mr : k.nn->mr;
+  const int64_t nr = b.by_tap ? k.ra->nr : b.nt ? k.nt->nr : k.nn->nr;
   const int64_t blocks = WeightKBlock::count(c, b);
+  // By tap, each tap multiplies only its positions inside x, in panels of one tap.
+  const double inside = b.by_tap ? static_cast<double>(im2col_entries_inside(c)) / static_cast<double>(c.y_plane()) : 0;
   WorkPhase items = uniform_phase("items", LoopKind::kSlots, b.items, slots, b.flops / 2, 0);
   for (int64_t item = 0; item < b.items; ++item) {
     const WeightItem it(c, b, item);
@@ -382,7 +485,8 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
     for (int64_t kb = part_begin(blocks, b.k_parts, it.part); kb < part_begin(blocks, b.k_parts, it.part + 1); ++kb) {
       k_len += WeightKBlock(c, b, kb).len();
     }
-    const double macs = static_cast<double>(round_up(it.m, mr)) * round_up(it.nc, nr) * k_len;
+    const double macs = static_cast<double>(round_up(it.m, mr)) * k_len *
+                        (b.by_tap ? round_up(it.nc / c.kernel_numel(), nr) * inside : round_up(it.nc, nr));
     const int64_t moved = (gemm.dy_in_place() ? 0 : it.m * k_len) + it.nc * k_len + it.m * it.nc;  // dy, im2col, dW
     items.cost.push_back(macs + move * static_cast<double>(moved));
   }
@@ -393,6 +497,7 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
 
 std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) {
   if (b.pairs_at > 0) return b.nt ? k.nt_bf16->name : k.bf16->name;
+  if (b.by_tap) return std::string(k.ra->name) + "+by_tap";
   return b.nt ? k.nt->name : k.nn->name;
 }
 

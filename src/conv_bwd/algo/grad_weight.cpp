@@ -2,29 +2,13 @@
 
 #include <algorithm>
 
+#include "conv_bwd/algo/im2col.hpp"
 #include "conv_bwd/algo/ref_operand.hpp"
 #include "conv_bwd/parallel.hpp"
 #include "core/int_math.hpp"
 
 namespace aclnn_cpu {
 namespace conv_bwd {
-namespace {
-
-// The y positions o (along one dim) whose tap κ lands inside x: [lo, hi], empty when lo > hi.
-struct Range {
-  int64_t lo, hi;
-};
-
-Range reaching(const Canonical &c, int d, int64_t k) {
-  const int64_t s = c.stride[d], shift = k * c.dilation[d] - c.pad_begin[d];  // x index = o·s + shift
-  Range r;
-  r.lo = std::max<int64_t>(0, ceil_div(-shift, s));
-  r.hi = std::min<int64_t>(c.y_size[d] - 1, floor_div(c.x_size[d] - 1 - shift, s));
-  return r;
-}
-
-}  // namespace
-
 namespace {
 
 template <typename XReader, typename DyReader>
@@ -49,10 +33,10 @@ void grad_weight_with(const Canonical &c, const RefOperand &x, const XReader &x_
       const int64_t cy = rest / cx_g;
       const int64_t g = cy / c.cy_per_group;
       const int64_t k[3] = {kd, kh, kw};
-      Range r[3];
+      DimReach r[3];
       int64_t shift[3];
       for (int d = 0; d < kSpatial; ++d) {
-        r[d] = reaching(c, d, k[d]);
+        r[d] = positions_reaching_x(c, d, k[d]);
         shift[d] = k[d] * c.dilation[d] - c.pad_begin[d];
       }
       double sum = 0.0;

@@ -23,8 +23,8 @@ struct ColumnReach {
 };
 
 ColumnReach column_reach(const Canonical &c, int64_t kw) {
-  const int64_t sw = c.stride[2], shift = kw * c.dilation[2] - c.pad_begin[2];
-  return {shift, std::max<int64_t>(0, ceil_div(-shift, sw)), floor_div(c.x_size[2] - 1 - shift, sw)};
+  const DimReach r = positions_reaching_x(c, 2, kw);
+  return {kw * c.dilation[2] - c.pad_begin[2], r.lo, r.hi};
 }
 
 // Walks `count` positions from `start` row segment by row segment.
@@ -107,6 +107,19 @@ bool im2col_run(const Canonical &c, const OperandReader &x, int64_t n, int64_t c
     std::fill(dst + (s.hi + 1 - ow), dst + s.len, 0.0f);
   });
   return x.plain() || x.finish(out, count);
+}
+
+DimReach positions_reaching_x(const Canonical &c, int d, int64_t k) {
+  const int64_t s = c.stride[d], shift = k * c.dilation[d] - c.pad_begin[d];  // x index = o·s + shift
+  return {std::max<int64_t>(0, ceil_div(-shift, s)),
+          std::min<int64_t>(c.y_size[d] - 1, floor_div(c.x_size[d] - 1 - shift, s))};
+}
+
+int64_t im2col_entries_inside(const Canonical &c) {
+  int64_t entries = 0;
+  Im2colTap tap(c, 0);
+  for (int64_t t = 0; t < c.kernel_numel(); ++t, tap.next(c)) entries += TapReach(c, tap).count();
+  return entries;
 }
 
 bool im2col_reads_padding(const Canonical &c) {

@@ -17,6 +17,14 @@ namespace conv_bwd {
 // does a GEMM over it multiply zeros that the defining sums do not have (0·Inf: see gemm_algorithms.hpp).
 bool im2col_reads_padding(const Canonical &c);
 
+// Along spatial dim d, the y positions o whose tap index k reads inside x: [lo, hi] (empty when lo > hi). The
+// implicit im2col is a zero of the padding at every other position.
+struct DimReach {
+  int64_t lo, hi;
+  int64_t count() const { return hi >= lo ? hi - lo + 1 : 0; }
+};
+DimReach positions_reaching_x(const Canonical &c, int d, int64_t k);
+
 // Position o0 as (od, oh, ow): computed once for every run that starts there.
 struct Im2colStart {
   int64_t od, oh, ow;
@@ -40,6 +48,18 @@ struct Im2colTap {
     return true;
   }
 };
+
+// The y positions whose tap reads inside x: a box of positions_reaching_x per spatial dim.
+struct TapReach {
+  DimReach dim[kSpatial];
+  TapReach(const Canonical &c, const Im2colTap &tap)
+      : dim{positions_reaching_x(c, 0, tap.kd), positions_reaching_x(c, 1, tap.kh),
+            positions_reaching_x(c, 2, tap.kw)} {}
+  int64_t count() const { return dim[0].count() * dim[1].count() * dim[2].count(); }
+};
+
+// Σ over the kernel taps of TapReach::count(): the im2col entries of one (sample, x channel) that lie inside x.
+int64_t im2col_entries_inside(const Canonical &c);
 
 // Reads the run of tap `tap` from position `start` (count positions) into out[0 .. count) through `x` (rounded).
 // Returns true when every value read is finite.
