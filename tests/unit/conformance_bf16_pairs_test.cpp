@@ -17,6 +17,8 @@
 namespace conformance {
 namespace {
 
+const char *const kNoShifted = "-gemm_weight_shifted";  // the setting ByTapGivesTheFp32PathsBits runs under
+
 class ConformanceBf16Pairs : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -66,7 +68,7 @@ class ConformanceBf16Pairs : public ::testing::Test {
     const std::vector<unsigned char> fp32 = run_under("avx512", c, dy_scale, &fp32_kernels);
     // Under an ACLNN_CPU_ALGO setting (ctest's conformance_reference) the plan may take no GEMM algorithm at all.
     const char *algo = std::getenv("ACLNN_CPU_ALGO");
-    if (kernel != nullptr && (algo == nullptr || *algo == '\0')) {
+    if (kernel != nullptr && (algo == nullptr || *algo == '\0' || std::string(algo) == kNoShifted)) {
       EXPECT_NE(native_kernels.find(kernel), std::string::npos)
           << what << ": the plan took no " << kernel << " (" << native_kernels << ")";
     }
@@ -94,6 +96,7 @@ struct PairCase {
 const char *const kNn = "gemm_bf16_8x32__avx512bf16";
 const char *const kNt = "gemm_nt_bf16_4x4__avx512bf16";
 const char *const kShifted = nullptr;  // gemm_forward in the shifted layout (stride 1): not on pairs
+const char *const kByTap = "gemm_ra_bf16_8x32__avx512bf16+by_tap";  // gemm_weight by tap
 const PairCase kCases[] = {
     {"mb2_g1_ic16oc16_ih12iw12_kh3kw3_ph1pw1_dtbf16", kNn},
     {"mb1_g1_ic9oc7_ih11iw13_kh3kw2_sh2sw1_ph2pw3_dh1dw2_dtbf16", kNn},
@@ -150,12 +153,49 @@ const PairCase kCases[] = {
     {"mb1_g1_ic6oc9_iw2200_kw3_sw2_pw1_dtbf16:bf16:bf16:f32:f32:f32", kNt},
     // gemm_weight's NN form (gradWeight alone): 1×1 on short planes with MR and NR remainders and K parts of one
     // sample; groups and blocks of 3 samples; blocks of 2 and a last of 1 on 1-D planes of 7 (K blocks of odd length: a
-    // pad half); 3×3 on 7² planes of 512 channels (one K part, blocks of 2 samples).
+    // pad half).
     {"mb3_g1_ic20oc37_ih7iw7_kh1kw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kNn},
     {"mb9_g2_ic16oc24_ih5iw6_kh1kw1_mask010_dtbf16", kNn},
     {"mb5_g1_ic33oc9_iw7_kw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kNn},
-    {"mb2_g1_ic512oc256_ih7iw7_kh3kw3_ph1pw1_mask010_dtbf16", kNn},
+    // ... and by tap (kernels with several taps on whole planes that read padding; more in kByTapCases): 3×3 on 7²
+    // planes of 512 channels (one K part, blocks of 2 samples).
+    {"mb2_g1_ic512oc256_ih7iw7_kh3kw3_ph1pw1_mask010_dtbf16", kByTap},
 };
+
+// gemm_weight by tap on layers gemm_weight_shifted would otherwise take (run with it switched off): each tap's
+// positions as runs of pair steps (runs of 3 to 12, odd and even), K parts and blocks of several samples with channels
+// past a panel and output channels off the tile, strides, 1-D and 3-D, groups, stored as FP32.
+const PairCase kByTapCases[] = {
+    {"mb7_g1_ic37oc13_ih5iw5_kh3kw3_ph1pw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kByTap},
+    {"mb4_g1_ic9oc16_ih9iw9_kh3kw3_sh2sw2_ph1pw1_mask010_dtbf16:bf16:bf16:f32:f32:f32",
+     "gemm_ra_bf16_8x16__avx512bf16+by_tap"},
+    {"mb6_g1_ic7oc9_iw12_kw5_pw2_mask010_dtbf16:bf16:bf16:f32:f32:f32", kByTap},
+    {"mb2_g1_ic5oc8_id3ih4iw4_kd3kh3kw3_pd1ph1pw1_mask010_dtbf16:bf16:bf16:f32:f32:f32", kByTap},
+    {"mb5_g3_ic12oc9_ih6iw6_kh3kw3_ph1pw1_mask010_dtbf16", kByTap},
+};
+
+// kByTapCases with gemm_weight_shifted switched off, unless the environment chose algorithms (then as it says):
+// random data, tiny gradOutput and single special values, as the tests below do for kCases.
+TEST_F(ConformanceBf16Pairs, ByTapGivesTheFp32PathsBits) {
+  struct Force {
+    std::string saved = algo_setting();
+    Force() {
+      if (saved.empty()) set_algo_setting(kNoShifted);
+    }
+    ~Force() { set_algo_setting(saved); }
+  } force;
+  for (const PairCase &pc : kByTapCases) {
+    const std::string text = pc.text;
+    expect_same_bits(parse_case(pc.text, Data::kRandom, 7), 1.0, text, pc.kernel);
+    expect_same_bits(parse_case(pc.text, Data::kRandom, 8), 0x1p-120, text + " dy scaled by 2^-120", pc.kernel);
+    for (double v : {1e-39, 1.0 / 0.0}) {
+      ConvCase c = parse_case(pc.text, Data::kRandom, 9);
+      c.specials.push_back({kGradOutput, 5, v});
+      c.specials.push_back({kInput, 40, v});
+      expect_same_bits(c, 1.0, text + " with " + std::to_string(v), pc.kernel);
+    }
+  }
+}
 
 TEST_F(ConformanceBf16Pairs, RandomDataGivesTheFp32PathsBits) {
   for (const PairCase &pc : kCases) expect_same_bits(parse_case(pc.text, Data::kRandom, 7), 1.0, pc.text, pc.kernel);

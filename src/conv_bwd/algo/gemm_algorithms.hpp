@@ -154,29 +154,42 @@ struct WeightBlocking : Blocking {
   // the item's columns, each nt_pair_words of the K block; NN: the A pair panels of rows_per_item lines, then the B
   // ones of cols_per_item, each pair_steps(kc) words per line); 0: none.
   int64_t pairs_at = 0;
-  // NN on whole planes where taps read padding, without pair kernels: dW's columns by tap (WeightTapSlot). An item
-  // takes whole x channels (cols_per_item = channels · taps); each tap's B panels hold only the positions it reads
-  // inside x, and the RA kernel (GemmKernels::ra) reads dy's lines at those positions from a table, so no product
-  // of the padding is computed (18 % of ResNet's 3 × 3 layer at 7²).
+  // NN on whole planes where taps read padding: dW's columns by tap (WeightTapSlot). An item takes whole x channels
+  // (cols_per_item = channels · taps); each tap's B panels hold only the positions it reads inside x, and the RA
+  // kernel (GemmKernels::ra, or ra_bf16 for calls computing in BF16) reads dy's lines at those positions from a
+  // table, so no product of the padding is computed (18 % of ResNet's 3 × 3 layer at 7²).
   bool by_tap = false;
 };
 
 // gemm_weight by tap: where a slot's areas start (float offsets) and the tap-major accumulator's shape. dy's lines
 // (rows_per_item × kc), each tap's B panels (taps × channel_cols × kc), the lines packing fetches (kPackLineBlock),
 // the x boxes of a panel's channels (nr × samples_per_block boxes), the sums (rows_per_item × taps × channel_cols:
-// tap t's channel ch at column t · channel_cols + ch) and the K step table (kc int32).
+// tap t's channel ch at column t · channel_cols + ch), the K step table (kc int32) and a dW row in dW's order (the
+// item's columns, for gradWeight not written in place). With the BF16 pair kernel
+// (`pairs`) then: dy's lines as reversed BF16 windows (kc + 2 words each, the word after the last value zero), a
+// tap's B pair panels (channel_cols × kc words) and its pair steps and runs (kc int32 each); `windows` is then the
+// blocking's pairs_at.
 struct WeightTapSlot {
   int64_t channel_cols, sums_ld;
-  int64_t lines = 0, panels, tmp, boxes, sums, steps, floats;
-  WeightTapSlot(const Canonical &c, const WeightBlocking &b, int64_t nr)
+  int64_t lines = 0, panels, tmp, boxes, sums, steps, row, windows = 0, pair_panels = 0, pair_at = 0, run_steps = 0;
+  int64_t floats;
+  WeightTapSlot(const Canonical &c, const WeightBlocking &b, int64_t nr, bool pairs)
       : channel_cols(round_up(b.cols_per_item / c.kernel_numel(), nr)), sums_ld(c.kernel_numel() * channel_cols) {
     panels = round_up(b.rows_per_item * b.kc, 16);
     tmp = panels + round_up(sums_ld * b.kc, 16);
     boxes = tmp + round_up(kPackLineBlock * b.kc, 16);
     sums = boxes + round_up(nr * b.samples_per_block * b.box_floats, 16);
     steps = sums + round_up(b.rows_per_item * sums_ld, 16);
-    floats = steps + b.kc;
+    row = steps + round_up(b.kc, 16);
+    floats = row + b.cols_per_item;
+    if (!pairs) return;
+    windows = round_up(floats, 16);
+    pair_panels = windows + round_up(b.rows_per_item * window_words(b), 32) / 2;
+    pair_at = pair_panels + round_up(channel_cols * b.kc, 16);
+    run_steps = pair_at + b.kc;
+    floats = run_steps + b.kc;
   }
+  static int64_t window_words(const WeightBlocking &b) { return b.kc + 2; }
 };
 
 // gemm_weight's slot: K blocks' floats of tmp after the panels' room, the lines packing fetches before they go into a

@@ -151,23 +151,27 @@ int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int th
   return best * mr;
 }
 
-// gemm_weight on whole planes (boxes) without pair kernels: by tap (WeightBlocking::by_tap) where at most
-// kWeightByTapMaxInside of the im2col entries lie inside x, the items then cut into whole x channels, about as many
-// columns as chosen for the NN kernel. Needs the RA kernel, and a panel's channels' boxes within kWeightMaxBoxFloats.
-void by_tap(const Canonical &c, const GemmRaUkernel &ra, int threads, WeightBlocking *b) {
+// gemm_weight on whole planes (boxes): by tap (WeightBlocking::by_tap) where at most kWeightByTapMaxInside of the
+// im2col entries lie inside x, the items then cut into whole x channels, about as many columns as chosen for the NN
+// kernel. Needs the RA kernel (and its pair kernel for calls computing in BF16), and a panel's channels' boxes within
+// kWeightMaxBoxFloats.
+void by_tap(const Canonical &c, const GemmKernels &k, int threads, WeightBlocking *b) {
+  const GemmRaUkernel *ra = k.ra;
   const int64_t kk = c.kernel_numel();
   const double inside = static_cast<double>(im2col_entries_inside(c)) / static_cast<double>(kk * c.y_plane());
-  if (!ra.built() || inside > kWeightByTapMaxInside ||
-      ra.nr * b->samples_per_block * b->box_floats > kWeightMaxBoxFloats) {
+  if (ra == nullptr || !ra->built() || (k.bf16 != nullptr && k.ra_bf16 == nullptr) || inside > kWeightByTapMaxInside ||
+      ra->nr * b->samples_per_block * b->box_floats > kWeightMaxBoxFloats) {
     return;
   }
   b->by_tap = true;
   const int64_t channels = std::clamp<int64_t>(b->cols_per_item / kk, 1, c.cx_per_group);
   b->cols_per_item = channels * kk;
   const int64_t column_items = c.groups * b->k_parts * ceil_div(c.cx_per_group, channels);
-  b->rows_per_item = weight_rows_per_item(c.cy_per_group, ra.mr, column_items, threads);
+  b->rows_per_item = weight_rows_per_item(c.cy_per_group, ra->mr, column_items, threads);
   b->items = column_items * ceil_div(c.cy_per_group, b->rows_per_item);
-  b->slot_floats = WeightTapSlot(c, *b, ra.nr).floats;
+  const WeightTapSlot slot(c, *b, ra->nr, k.bf16 != nullptr);
+  b->slot_floats = slot.floats;
+  b->pairs_at = slot.windows;
 }
 
 }  // namespace
@@ -216,9 +220,11 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
     b.box_floats = box;
     b.slot_floats += b.samples_per_block * box;
   }
-  if (b.box_floats > 0 && k.bf16 == nullptr && k.ra != nullptr) by_tap(c, *k.ra, threads, &b);
+  if (b.box_floats > 0) by_tap(c, k, threads, &b);
   // After the choices above, so that they (and the sums) are the fp32 kernel's.
-  if (b.nt && k.nt_bf16 != nullptr) {
+  if (b.by_tap) {
+    // by_tap() placed the pair areas
+  } else if (b.nt && k.nt_bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * nt_pair_words(kcp);
   } else if (!b.nt && k.bf16 != nullptr) {

@@ -71,9 +71,10 @@ class WeightGemm {
         x_plane_is_column_(positions_one_to_one(c)),
         dy_in_place_(dy_rows_in_place(b, dy_)),
         ntp_(b.nt && b.pairs_at > 0 && !dy_in_place_ ? k.nt_bf16 : nullptr),
-        nnp_(!b.nt && b.pairs_at > 0 ? k.bf16 : nullptr),
+        nnp_(!b.nt && !b.by_tap && b.pairs_at > 0 ? k.bf16 : nullptr),
+        tap_pairs_(b.by_tap && b.pairs_at > 0 ? k.ra_bf16 : nullptr),
         dy_pairs_from_bf16_(ntp_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes() && !im2col_reads_padding(c)),
-        tap_slot_(c, b, b.by_tap ? k.ra->nr : 1) {}
+        tap_slot_(c, b, b.by_tap ? k.ra->nr : 1, tap_pairs_ != nullptr) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
@@ -87,19 +88,30 @@ class WeightGemm {
   // By tap: the slot's tap-major sums, which the item's blocks accumulate and untap() then moves into acc.
   float *tap_sums(float *scratch) const { return scratch + tap_slot_.sums; }
 
-  // The item's sums (rows [0, m), its columns nc = channels · taps) into acc's columns, channel-major as dW's.
+  // The item's sums (rows [0, m), its columns nc = channels · taps) into acc's columns, channel-major as dW's: each
+  // row a transpose of taps × channels.
   void untap(const float *sums, int64_t m, int64_t nc, float *acc, int64_t ldc) const {
-    const int64_t channels = nc / kk_, ld = tap_slot_.sums_ld, cols = tap_slot_.channel_cols;
-    for (int64_t r = 0; r < m; ++r) {
-      const float *from = sums + r * ld;
-      float *to = acc + r * ldc;
-      for (int64_t ch = 0; ch < channels; ++ch) {  // stores in order: dW is not in cache
-        for (int64_t t = 0; t < kk_; ++t) *to++ = from[t * cols + ch];
-      }
+    for (int64_t r = 0; r < m; ++r) untap_row(sums, r, nc, acc + r * ldc);
+  }
+
+  // The item's end when gradWeight is not written in place and there is one K part: row by row through the slot
+  // into gradWeight (no round trip through the partial); returns whether the rows are finite (with `scan`).
+  bool store_by_tap(float *scratch, const WeightItem &it, const View5 &grad_weight, const Rounding &rounding,
+                    bool scan) const {
+    float *row = scratch + tap_slot_.row;
+    bool finite = true;
+    for (int64_t r = 0; r < it.m; ++r) {
+      untap_row(tap_sums(scratch), r, it.nc, row);
+      finite &= finish_weight_columns(c_, grad_weight, false, row, 0, it.g, it.r0 + r, 1, it.j0, it.nc, rounding, scan);
     }
+    return finite;
   }
 
  private:
+  void untap_row(const float *sums, int64_t r, int64_t nc, float *to) const {
+    k_.ra->transpose(sums + r * tap_slot_.sums_ld, tap_slot_.channel_cols, kk_, nc / kk_, to, kk_);
+  }
+
   // A K line of the block: each sample's positions after the previous sample's.
   bool read_dy(const Block &blk, int64_t r, float *out) const {
     bool fin = true;
@@ -301,8 +313,9 @@ class WeightGemm {
 
   // By tap (WeightBlocking::by_tap; blocks of whole planes): dy's rows as lines; per panel of x channels their boxes,
   // then each tap's panel of lines over only the positions it reads inside x; per tap the RA kernel with those
-  // positions as its K steps. The sums are the NN kernel's minus products of padding zeros, which change no sum of
-  // finite values (dy is scanned whole; a non-finite one sends the call to the reference).
+  // positions as its K steps, or its pair kernel where the floors allow. The sums are the NN kernel's minus products
+  // of padding zeros, which change no sum of finite values (dy is scanned whole; a non-finite one sends the call to
+  // the reference).
   bool run_by_tap(const Block &blk, float *scratch) const {
     const GemmRaUkernel &ra = *k_.ra;
     const WeightTapSlot &slot = tap_slot_;
@@ -312,6 +325,7 @@ class WeightGemm {
     bool fin = true;
     for (int64_t r = 0; r < blk.m; ++r) fin &= read_dy(blk, r, lines + r * kc);
     pack_tap_panels(blk, panels, tmp, boxes);
+    const int a_floor = tap_pairs_ != nullptr ? dy_windows(blk, lines, scratch) : 0;
     int32_t *steps = reinterpret_cast<int32_t *>(scratch + slot.steps);
     const float *rows[kMaxRaMr];
     Im2colTap tap(c_, 0);
@@ -325,6 +339,7 @@ class WeightGemm {
       }
       tap_steps(blk, reach, steps);
       const float *panel = panels + t * slot.channel_cols * kc;
+      if (tap_pairs_ != nullptr && run_tap_pairs(blk, a_floor, steps, kt, panel, scratch, sums_t)) continue;
       for (int64_t q = 0; q < channels; q += ra.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(ra.nr, channels - q));
         for (int64_t i = 0; i < blk.m; i += ra.mr) {
@@ -335,6 +350,47 @@ class WeightGemm {
       }
     }
     return fin;
+  }
+
+  // By tap on BF16 pairs: dy's lines of the block as reversed BF16 windows (window r's value f at end_r[−f], a zero
+  // after the last: the column a pair step reads after a run's end); returns their exponent floor.
+  int dy_windows(const Block &blk, const float *lines, float *scratch) const {
+    const int64_t kc = blk.kc(), words = WeightTapSlot::window_words(b_);
+    uint16_t *windows = reinterpret_cast<uint16_t *>(scratch + tap_slot_.windows);
+    int floor = kBf16FloorAllZero;
+    for (int64_t r = 0; r < blk.m; ++r) {
+      uint16_t *end = windows + r * words + kc;
+      end[-kc] = 0;
+      floor = std::min(floor, tap_pairs_->to_window(lines + r * kc, kc, end));
+    }
+    return floor;
+  }
+
+  // One tap's tiles on the pair kernel (gemm_ra_bf16_ukernel.hpp): its kt steps as pair steps, its fp32 panels as pair
+  // panels; false (nothing written but the pair areas) when the floors do not let it give the fp32 kernel's bits.
+  bool run_tap_pairs(const Block &blk, int a_floor, const int32_t *steps, int64_t kt, const float *panel,
+                     float *scratch, float *sums_t) const {
+    const GemmRaBf16Ukernel &pk = *tap_pairs_;
+    const WeightTapSlot &slot = tap_slot_;
+    const int64_t kc = blk.kc(), channels = blk.nc / kk_, ld = slot.sums_ld, words = WeightTapSlot::window_words(b_);
+    int32_t *pair_at = reinterpret_cast<int32_t *>(scratch + slot.pair_at);
+    int32_t *run_steps = reinterpret_cast<int32_t *>(scratch + slot.run_steps);
+    uint32_t *b_pairs = reinterpret_cast<uint32_t *>(scratch + slot.pair_panels);
+    int64_t runs = 0;
+    const int64_t kp = ra_pair_steps(steps, kt, pair_at, run_steps, &runs);
+    const int b_floor = ra_b_pairs(pk, panel, kt, ceil_div(channels, pk.nr), run_steps, runs, b_pairs);
+    if (!pairs_exact(a_floor, b_floor)) return false;
+    const uint16_t *windows = reinterpret_cast<const uint16_t *>(scratch + slot.windows);
+    const uint16_t *pair_rows[kMaxRaMr];
+    for (int64_t q = 0; q < channels; q += pk.nr) {
+      const int nn = static_cast<int>(std::min<int64_t>(pk.nr, channels - q));
+      for (int64_t i = 0; i < blk.m; i += pk.mr) {
+        const int mm = static_cast<int>(std::min<int64_t>(pk.mr, blk.m - i));
+        for (int r = 0; r < pk.mr; ++r) pair_rows[r] = windows + (i + std::min(r, mm - 1)) * words + kc - 1;
+        pk.run(kp, pair_at, pair_rows, b_pairs + q * kp, pk.nr, sums_t + i * ld + q, ld, mm, nn, !blk.first);
+      }
+    }
+    return true;
   }
 
   // By tap: tap t's panels of the block's x channels at panels + t · channel_cols · kc, each panel nr lines of the
@@ -413,8 +469,9 @@ class WeightGemm {
   const bool dy_in_place_;
   const GemmNtBf16Ukernel *const ntp_;  // NT on BF16 pairs where a block allows (dy not read in place), or nullptr
   const GemmBf16Ukernel *const nnp_;    // NN on BF16 pairs where a block allows, or nullptr
-  const bool dy_pairs_from_bf16_;       // ntp_ on BF16 dy that needs no rounding or scan, dense planes
-  const WeightTapSlot tap_slot_;        // by tap: the slot's areas
+  const GemmRaBf16Ukernel *const tap_pairs_;  // by tap on BF16 pairs where a tap's floors allow, or nullptr
+  const bool dy_pairs_from_bf16_;             // ntp_ on BF16 dy that needs no rounding or scan, dense planes
+  const WeightTapSlot tap_slot_;              // by tap: the slot's areas
 };
 
 }  // namespace
@@ -448,6 +505,10 @@ bool gemm_weight(const Canonical &c, const GemmKernels &k, const WeightBlocking 
         blk.first = kb == first;
         blk.last = kb + 1 == last;
         fin &= gemm.run(blk, scratch, acc, ldc);
+      }
+      if (b.by_tap && b.k_parts == 1 && !in_place) {
+        result_fin &= gemm.store_by_tap(scratch, it, grad_weight, rounding, scan_results);
+        continue;
       }
       if (b.by_tap) gemm.untap(gemm.tap_sums(scratch), it.m, it.nc, acc, ldc);
       if (b.k_parts == 1) {
@@ -496,8 +557,8 @@ Work gemm_weight_work(const Canonical &c, const GemmKernels &k, const WeightBloc
 }
 
 std::string gemm_weight_kernel(const GemmKernels &k, const WeightBlocking &b) {
+  if (b.by_tap) return std::string(b.pairs_at > 0 ? k.ra_bf16->name : k.ra->name) + "+by_tap";
   if (b.pairs_at > 0) return b.nt ? k.nt_bf16->name : k.bf16->name;
-  if (b.by_tap) return std::string(k.ra->name) + "+by_tap";
   return b.nt ? k.nt->name : k.nn->name;
 }
 
