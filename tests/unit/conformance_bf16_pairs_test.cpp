@@ -186,6 +186,9 @@ TEST_F(ConformanceBf16Pairs, ByTapGivesTheFp32PathsBits) {
   } force;
   for (const PairCase &pc : kByTapCases) {
     const std::string text = pc.text;
+    const CaseTensors shapes(parse_case(pc.text));
+    const int64_t dy_numel = shapes.t[kGradOutput].numel();
+    const size_t dy_dims = shapes.t[kGradOutput].shape().size();
     expect_same_bits(parse_case(pc.text, Data::kRandom, 7), 1.0, text, pc.kernel);
     expect_same_bits(parse_case(pc.text, Data::kRandom, 8), 0x1p-120, text + " dy scaled by 2^-120", pc.kernel);
     for (double v : {1e-39, 1.0 / 0.0}) {
@@ -193,7 +196,20 @@ TEST_F(ConformanceBf16Pairs, ByTapGivesTheFp32PathsBits) {
       c.specials.push_back({kGradOutput, 5, v});
       c.specials.push_back({kInput, 40, v});
       expect_same_bits(c, 1.0, text + " with " + std::to_string(v), pc.kernel);
+      c = parse_case(pc.text, Data::kRandom, 10);  // in dy only, past its first block
+      c.specials.push_back({kGradOutput, dy_numel - 3, v});
+      expect_same_bits(c, 1.0, text + " with " + std::to_string(v) + " late in dy", pc.kernel);
     }
+    // dy's windows from its fp32 lines (dy with gaps), and from BF16 at other strides (channels outermost, offset).
+    ConvCase c = parse_case(pc.text, Data::kRandom, 11);
+    c.layout[kGradOutput] = Layout{{}, 2, 0};
+    expect_same_bits(c, 1.0, text + " dy with gaps", pc.kernel);
+    c = parse_case(pc.text, Data::kRandom, 12);
+    std::vector<int> outermost = {1, 0, 2};  // channels, samples, then the spatial dims
+    for (size_t d = 3; d < dy_dims; ++d) outermost.push_back(static_cast<int>(d));
+    c.layout[kInput] = Layout{outermost, 1, 3};
+    c.layout[kGradOutput] = Layout{outermost, 1, 5};
+    expect_same_bits(c, 1.0, text + " channels outermost, offset", pc.kernel);
   }
 }
 

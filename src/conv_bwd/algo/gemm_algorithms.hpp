@@ -165,10 +165,9 @@ struct WeightBlocking : Blocking {
 // (rows_per_item × kc), each tap's B panels (taps × channel_cols × kc), the lines packing fetches (kPackLineBlock),
 // the x boxes of a panel's channels (nr × samples_per_block boxes), the sums (rows_per_item × taps × channel_cols:
 // tap t's channel ch at column t · channel_cols + ch), the K step table (kc int32) and a dW row in dW's order (the
-// item's columns, for gradWeight not written in place). With the BF16 pair kernel
-// (`pairs`) then: dy's lines as reversed BF16 windows (kc + 2 words each, the word after the last value zero), a
-// tap's B pair panels (channel_cols × kc words) and its pair steps and runs (kc int32 each); `windows` is then the
-// blocking's pairs_at.
+// item's columns, for gradWeight not written in place). With the BF16 pair kernel (`pairs`) then: dy's lines as
+// reversed BF16 windows (kc + 2 words each, the word after the last value zero), a tap's B pair panels (channel_cols
+// × kc words) and its pair steps and runs (kc int32 each); `windows` is then the blocking's pairs_at.
 struct WeightTapSlot {
   int64_t channel_cols, sums_ld;
   int64_t lines = 0, panels, tmp, boxes, sums, steps, row, windows = 0, pair_panels = 0, pair_at = 0, run_steps = 0;

@@ -221,13 +221,11 @@ WeightBlocking gemm_weight_blocking(const Canonical &c, const GemmKernels &k, in
     b.slot_floats += b.samples_per_block * box;
   }
   if (b.box_floats > 0) by_tap(c, k, threads, &b);
-  // After the choices above, so that they (and the sums) are the fp32 kernel's.
-  if (b.by_tap) {
-    // by_tap() placed the pair areas
-  } else if (b.nt && k.nt_bf16 != nullptr) {
+  // After the choices above, so that they (and the sums) are the fp32 kernel's (by_tap placed its own pair areas).
+  if (b.nt && k.nt_bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * nt_pair_words(kcp);
-  } else if (!b.nt && k.bf16 != nullptr) {
+  } else if (!b.nt && !b.by_tap && k.bf16 != nullptr) {
     b.pairs_at = round_up(b.slot_floats, 16);
     b.slot_floats = b.pairs_at + (b.rows_per_item + b.cols_per_item) * pair_steps(b.kc);
   }

@@ -74,7 +74,8 @@ class WeightGemm {
         nnp_(!b.nt && !b.by_tap && b.pairs_at > 0 ? k.bf16 : nullptr),
         tap_pairs_(b.by_tap && b.pairs_at > 0 ? k.ra_bf16 : nullptr),
         dy_pairs_from_bf16_(ntp_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes() && !im2col_reads_padding(c)),
-        tap_slot_(c, b, b.by_tap ? k.ra->nr : 1, tap_pairs_ != nullptr) {}
+        tap_slot_(c, b, b.by_tap ? k.ra->nr : 1, tap_pairs_ != nullptr),
+        dy_windows_from_bf16_(tap_pairs_ != nullptr && dy_.bf16_exact() && c.y.contiguous_planes()) {}
 
   bool dy_in_place() const { return dy_in_place_; }
 
@@ -322,10 +323,17 @@ class WeightGemm {
     const int64_t kc = blk.kc(), channels = blk.nc / kk_, ld = slot.sums_ld;
     float *lines = scratch + slot.lines, *panels = scratch + slot.panels, *tmp = scratch + slot.tmp;
     float *boxes = scratch + slot.boxes, *sums = scratch + slot.sums;
-    bool fin = true;
-    for (int64_t r = 0; r < blk.m; ++r) fin &= read_dy(blk, r, lines + r * kc);
+    // dy's fp32 lines, which also scan it: read up front unless its BF16 windows come straight from BF16 dy (whose
+    // floor then says all is finite), and then only for a tap left to the fp32 kernel.
+    bool fin = true, have_lines = false;
+    auto need_lines = [&] {
+      for (int64_t r = 0; !have_lines && r < blk.m; ++r) fin &= read_dy(blk, r, lines + r * kc);
+      have_lines = true;
+    };
+    if (!dy_windows_from_bf16_) need_lines();
     pack_tap_panels(blk, panels, tmp, boxes);
     const int a_floor = tap_pairs_ != nullptr ? dy_windows(blk, lines, scratch) : 0;
+    if (a_floor == 0) need_lines();
     int32_t *steps = reinterpret_cast<int32_t *>(scratch + slot.steps);
     const float *rows[kMaxRaMr];
     Im2colTap tap(c_, 0);
@@ -340,6 +348,7 @@ class WeightGemm {
       tap_steps(blk, reach, steps);
       const float *panel = panels + t * slot.channel_cols * kc;
       if (tap_pairs_ != nullptr && run_tap_pairs(blk, a_floor, steps, kt, panel, scratch, sums_t)) continue;
+      need_lines();
       for (int64_t q = 0; q < channels; q += ra.nr) {
         const int nn = static_cast<int>(std::min<int64_t>(ra.nr, channels - q));
         for (int64_t i = 0; i < blk.m; i += ra.mr) {
@@ -353,15 +362,25 @@ class WeightGemm {
   }
 
   // By tap on BF16 pairs: dy's lines of the block as reversed BF16 windows (window r's value f at end_r[−f], a zero
-  // after the last: the column a pair step reads after a run's end); returns their exponent floor.
+  // after the last: the column a pair step reads after a run's end), from the fp32 lines or straight from BF16 dy;
+  // returns their exponent floor (0 when any is subnormal or not finite).
   int dy_windows(const Block &blk, const float *lines, float *scratch) const {
-    const int64_t kc = blk.kc(), words = WeightTapSlot::window_words(b_);
+    const int64_t kc = blk.kc(), words = WeightTapSlot::window_words(b_), plane = c_.y_plane();
     uint16_t *windows = reinterpret_cast<uint16_t *>(scratch + tap_slot_.windows);
+    const View5 &v = dy_.view();
     int floor = kBf16FloorAllZero;
     for (int64_t r = 0; r < blk.m; ++r) {
       uint16_t *end = windows + r * words + kc;
       end[-kc] = 0;
-      floor = std::min(floor, tap_pairs_->to_window(lines + r * kc, kc, end));
+      if (!dy_windows_from_bf16_) {
+        floor = std::min(floor, tap_pairs_->to_window(lines + r * kc, kc, end));
+        continue;
+      }
+      for (int64_t i = 0; i < blk.k.samples; ++i) {  // blocks of whole planes: a sample's values are its plane
+        const uint16_t *src = dy_.bf16_data() + v.index(blk.k.n + i, blk.g * m_ + blk.r0 + r, 0, 0, 0);
+        tap_pairs_->window_from_bf16(src, 1, plane, end - i * plane);
+      }
+      floor = std::min(floor, tap_pairs_->words_floor(end - kc + 1, kc));
     }
     return floor;
   }
@@ -472,6 +491,7 @@ class WeightGemm {
   const GemmRaBf16Ukernel *const tap_pairs_;  // by tap on BF16 pairs where a tap's floors allow, or nullptr
   const bool dy_pairs_from_bf16_;             // ntp_ on BF16 dy that needs no rounding or scan, dense planes
   const WeightTapSlot tap_slot_;              // by tap: the slot's areas
+  const bool dy_windows_from_bf16_;           // tap_pairs_ on BF16 dy that needs no rounding, dense planes
 };
 
 }  // namespace
