@@ -153,14 +153,15 @@ int64_t weight_rows_per_item(int64_t m, int64_t mr, int64_t column_items, int th
 
 // gemm_weight on whole planes (boxes): by tap (WeightBlocking::by_tap) where at most kWeightByTapMaxInside of the
 // im2col entries lie inside x, the items then cut into whole x channels, about as many columns as chosen for the NN
-// kernel. Needs the RA kernel (and its pair kernel for calls computing in BF16), and a panel's channels' boxes within
-// kWeightMaxBoxFloats.
+// kernel. Needs an AVX-512 RA kernel (and its pair kernel for calls computing in BF16), and a panel's channels' boxes
+// within kWeightMaxBoxFloats. AVX2's 6 × 16 RA kernel by tap took 1.04× the NN form's time (ResNet-50's 7² 3 × 3 512
+// FP32 gradWeight capped to AVX2, Zen 5) despite the 18 % fewer products; NEON's is not measured on hardware.
 void by_tap(const Canonical &c, const GemmKernels &k, int threads, WeightBlocking *b) {
   const GemmRaUkernel *ra = k.ra;
   const int64_t kk = c.kernel_numel();
   const double inside = static_cast<double>(im2col_entries_inside(c)) / static_cast<double>(kk * c.y_plane());
-  if (ra == nullptr || !ra->built() || (k.bf16 != nullptr && k.ra_bf16 == nullptr) || inside > kWeightByTapMaxInside ||
-      ra->nr * b->samples_per_block * b->box_floats > kWeightMaxBoxFloats) {
+  if (ra == nullptr || !ra->built() || ra->isa != Isa::kAvx512 || (k.bf16 != nullptr && k.ra_bf16 == nullptr) ||
+      inside > kWeightByTapMaxInside || ra->nr * b->samples_per_block * b->box_floats > kWeightMaxBoxFloats) {
     return;
   }
   b->by_tap = true;
