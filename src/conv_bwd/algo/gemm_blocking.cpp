@@ -164,15 +164,18 @@ void by_tap(const Canonical &c, const GemmKernels &k, int threads, WeightBlockin
       inside > kWeightByTapMaxInside || ra->nr * b->samples_per_block * b->box_floats > kWeightMaxBoxFloats) {
     return;
   }
-  b->by_tap = true;
-  const int64_t channels = std::clamp<int64_t>(b->cols_per_item / kk, 1, c.cx_per_group);
-  b->cols_per_item = channels * kk;
-  const int64_t column_items = c.groups * b->k_parts * ceil_div(c.cx_per_group, channels);
-  b->rows_per_item = weight_rows_per_item(c.cy_per_group, ra->mr, column_items, threads);
-  b->items = column_items * ceil_div(c.cy_per_group, b->rows_per_item);
-  const WeightTapSlot slot(c, *b, ra->nr, k.bf16 != nullptr);
-  b->slot_floats = slot.floats;
-  b->pairs_at = slot.windows;
+  WeightBlocking t = *b;
+  t.by_tap = true;
+  const int64_t channels = std::clamp<int64_t>(t.cols_per_item / kk, 1, c.cx_per_group);
+  t.cols_per_item = channels * kk;
+  const int64_t column_items = c.groups * t.k_parts * ceil_div(c.cx_per_group, channels);
+  t.rows_per_item = weight_rows_per_item(c.cy_per_group, ra->mr, column_items, threads);
+  t.items = column_items * ceil_div(c.cy_per_group, t.rows_per_item);
+  const WeightTapSlot slot(c, t, ra->nr, k.bf16 != nullptr);
+  if (slot.floats > kMaxSlotFloats) return;  // the sums (the item's part of dW) too large for a slot: the NN form
+  t.slot_floats = slot.floats;
+  t.pairs_at = slot.windows;
+  *b = t;
 }
 
 }  // namespace
